@@ -1,0 +1,1 @@
+"""Exact analysis and simulation, from the same reducer that settles rounds."""

@@ -1,0 +1,183 @@
+"""Exact expected values over a game's own `chance`, `step` and `settle`, in Fractions.
+
+The value of a state is what its bets will still return and stake, in expectation. States the game keys
+alike (`analysis_key`) have futures equal up to a money scale, so a round that loops back on itself — a
+bet in prison meeting zero after zero, a craps point rolled again — is a finite linear system (an absorbing
+Markov chain) solved exactly by Gaussian elimination, not a recursion cut at an arbitrary depth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from tapete.engine.events import Bet
+from tapete.engine.game import EdgeCase, Game
+from tapete.engine.settlement import Settlement
+
+Vector = tuple[Fraction, Fraction]       # (returned, staked)
+ZERO: Vector = (Fraction(0), Fraction(0))
+
+
+def _finished(settlement: Settlement) -> Vector:
+    """Money already decided: returned and staked of the bets that are no longer pending."""
+    ret = sum((r.returned for r in settlement.bets.values() if r.final != "pending"), Fraction(0))
+    stk = sum((r.staked for r in settlement.bets.values() if r.final != "pending"), Fraction(0))
+    return ret, stk
+
+
+def _pending_staked(settlement: Settlement) -> Fraction:
+    return sum((r.staked for r in settlement.bets.values() if r.final == "pending"), Fraction(0))
+
+
+@dataclass
+class _Row:
+    """scale * W[key] = constant + sum(coef * W[other])"""
+
+    scale: Fraction
+    constant: list[Fraction]
+    coefs: dict[Hashable, Fraction]
+
+
+class ExactSolver:
+    """Expected final (returned, staked) of everything on the table, following `option` at decisions."""
+
+    def __init__(self, game: Game, option: str | None = None, max_states: int = 200_000) -> None:
+        self.game = game
+        self.option = option
+        self.max_states = max_states
+        self.rows: dict[Hashable, _Row] = {}
+
+    def _delta(self, before: Settlement, after: Settlement) -> list[Fraction]:
+        (r0, s0), (r1, s1) = _finished(before), _finished(after)
+        # staked that moves from pending to finished is not new money; count staked on the total
+        total0 = s0 + _pending_staked(before)
+        total1 = s1 + _pending_staked(after)
+        return [r1 - r0, total1 - total0]
+
+    def _successors(self, state: Any) -> list[tuple[Fraction, Any]]:
+        act = self.game.decision(state, self.option)
+        if act is not None:
+            return [(Fraction(1), self.game.step(state, act))]
+        return [(p, self.game.step(state, event)) for event, p in self.game.chance(state)]
+
+    def _explore(self, start: Any) -> Hashable:
+        root_key, _ = self.game.analysis_key(start)
+        stack = [start]
+        seen = {root_key}
+        while stack:
+            state = stack.pop()
+            key, scale = self.game.analysis_key(state)
+            settled = self.game.settle(state)
+            row = _Row(scale, [Fraction(0), Fraction(0)], {})
+            for p, nxt in self._successors(state):
+                d = self._delta(settled, self.game.settle(nxt))
+                row.constant[0] += p * d[0]
+                row.constant[1] += p * d[1]
+                nkey, nscale = self.game.analysis_key(nxt)
+                if self.game.chance(nxt) or self.game.decision(nxt, self.option) is not None:
+                    row.coefs[nkey] = row.coefs.get(nkey, Fraction(0)) + p * nscale
+                    if nkey not in seen:
+                        seen.add(nkey)
+                        stack.append(nxt)
+                        if len(seen) > self.max_states:
+                            raise RuntimeError(f"more than {self.max_states} states: not solvable by enumeration")
+            self.rows[key] = row
+        return root_key
+
+    def solve(self, start: Any) -> Vector:
+        """Expected (returned, staked) still to come from `start` onwards, plus what is already decided."""
+        decided = _finished(self.game.settle(start))
+        already = (decided[0], decided[1] + _pending_staked(self.game.settle(start)))
+        if not (self.game.chance(start) or self.game.decision(start, self.option) is not None):
+            return already
+        root = self._explore(start)
+        values = _solve_linear(self.rows)
+        _, root_scale = self.game.analysis_key(start)
+        return already[0] + root_scale * values[root][0], already[1] + root_scale * values[root][1]
+
+
+def _solve_linear(rows: dict[Hashable, _Row]) -> dict[Hashable, list[Fraction]]:
+    """Gaussian elimination in Fractions: scale*W[k] - sum(coef*W[j]) = constant, for both components."""
+    keys = list(rows)
+    index = {k: i for i, k in enumerate(keys)}
+    n = len(keys)
+    matrix: list[dict[int, Fraction]] = []
+    rhs: list[list[Fraction]] = []
+    for k in keys:
+        row = rows[k]
+        coefs: dict[int, Fraction] = {index[k]: row.scale}
+        for j, c in row.coefs.items():
+            coefs[index[j]] = coefs.get(index[j], Fraction(0)) - c
+        matrix.append(coefs)
+        rhs.append(list(row.constant))
+    for col in range(n):      # sparse elimination; rows are few and sparse in these games
+        pivot = next((r for r in range(col, n) if matrix[r].get(col, 0) != 0), None)
+        if pivot is None:
+            raise ArithmeticError("singular system: a state never reaches a settlement")
+        matrix[col], matrix[pivot] = matrix[pivot], matrix[col]
+        rhs[col], rhs[pivot] = rhs[pivot], rhs[col]
+        pv = matrix[col][col]
+        for r in range(n):
+            if r == col:
+                continue
+            f = matrix[r].get(col)
+            if not f:
+                continue
+            f = f / pv
+            for c, v in matrix[col].items():
+                nv = matrix[r].get(c, Fraction(0)) - f * v
+                if nv:
+                    matrix[r][c] = nv
+                else:
+                    matrix[r].pop(c, None)
+            rhs[r] = [a - f * b for a, b in zip(rhs[r], rhs[col], strict=True)]
+    return {k: [v / matrix[i][i] for v in rhs[i]] for i, k in enumerate(keys)}
+
+
+@dataclass(frozen=True)
+class EdgeResult:
+    kind: str
+    on: tuple[Any, ...] | None
+    option: str | None
+    house_edge: Fraction
+    method: str = "exact"
+
+    def document(self, with_on: bool) -> dict[str, Any]:
+        from tapete.core.money import fraction_text
+
+        doc: dict[str, Any] = {"kind": self.kind}
+        if with_on and self.on is not None:
+            doc["on"] = list(self.on)
+        if self.option is not None:
+            doc["option"] = self.option
+        doc["house_edge"] = fraction_text(self.house_edge)
+        doc["house_edge_percent"] = round(float(self.house_edge) * 100, 4)
+        doc["method"] = self.method
+        return doc
+
+
+def edge_of(game: Game, jurisdiction: str, case: EdgeCase) -> EdgeResult:
+    """House edge per unit initially staked: (E[staked] - E[returned]) / stake, pushes counted."""
+    state = game.open(jurisdiction, case.table)
+    bet = Bet("edge", "player", case.kind, case.amount, case.on, dict(case.extra))
+    state = game.step(state, bet)
+    returned, staked = ExactSolver(game, case.option).solve(state)
+    return EdgeResult(case.kind, case.on, case.option, (staked - returned) / case.amount)
+
+
+def edges(game: Game, jurisdiction: str) -> list[EdgeResult]:
+    """Every edge case the game names, grouped: one line per kind and option unless targets differ."""
+    results = [edge_of(game, jurisdiction, c) for c in game.edge_cases(jurisdiction)]
+    grouped: dict[tuple[str, str | None], list[EdgeResult]] = {}
+    for r in results:
+        grouped.setdefault((r.kind, r.option), []).append(r)
+    out: list[EdgeResult] = []
+    for rs in grouped.values():
+        if len({r.house_edge for r in rs}) == 1:
+            out.append(EdgeResult(rs[0].kind, None, rs[0].option, rs[0].house_edge, rs[0].method))
+        else:
+            out.extend(rs)
+    return out

@@ -1,0 +1,214 @@
+"""The `tapete` command: games, rules, diff, settle, edge, play."""
+
+from __future__ import annotations
+
+import json
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from tapete.core.errors import TapeteError
+from tapete.core.jurisdictions import JURISDICTIONS, cite
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="The Spanish casino games catalogs, as software.")
+console = Console()
+err_console = Console(stderr=True)
+
+JurisdictionOpt = Annotated[str, typer.Option("--jurisdiction", "-j", help="ES, ES-IB, ES-GA or ES-AN")]
+
+
+def _fail(exc: TapeteError, as_json: bool = True) -> None:
+    if as_json:
+        print(json.dumps(exc.document(), ensure_ascii=False))
+    else:
+        err_console.print(f"[red]error[/red] [bold]{exc.code}[/bold]: {exc.message}")
+    raise typer.Exit(2)
+
+
+def _game(game_id: str, as_json: bool = False) -> Any:
+    from tapete.engine.registry import get_game
+
+    try:
+        return get_game(game_id)
+    except TapeteError as exc:
+        _fail(exc, as_json)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, Fraction):
+        return f"{value.numerator}:{value.denominator}" if value.denominator != 1 else f"{value.numerator}:1"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_show(v)}" for k, v in value.items())
+    if isinstance(value, tuple | list):
+        return ", ".join(_show(v) for v in value) if value else "—"
+    if value is None:
+        return "—"
+    return str(value)
+
+
+@app.command()
+def games(as_json: Annotated[bool, typer.Option("--json", help="FORMAT.md's games document")] = False) -> None:
+    """List every game, the jurisdictions that have it, its bets and table keys."""
+    from tapete.engine.registry import all_games
+
+    found = all_games()
+    if as_json:
+        print(json.dumps({"games": [g.info() for g in found]}, ensure_ascii=False, indent=1))
+        return
+    table = Table(title="tapete — games of the Spanish catalogs", show_lines=False)
+    table.add_column("id", style="bold cyan")
+    table.add_column("name")
+    table.add_column("jurisdictions")
+    table.add_column("bets")
+    for g in found:
+        info = g.info()
+        kinds = ", ".join(f"{k['kind']} {k['pays']}" if k["pays"] else k["kind"] for k in info["kinds"])
+        table.add_row(g.id, f"{g.name_es}\n[dim]{g.name_en}[/dim]", " ".join(info["jurisdictions"]), kinds)
+    console.print(table)
+
+
+@app.command()
+def rules(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """Every rule of GAME in a jurisdiction, with the article it comes from."""
+    g = _game(game, as_json)
+    try:
+        r = g.rules_for(jurisdiction)
+    except TapeteError as exc:
+        _fail(exc, as_json)
+    rows = [(name, value, source) for name, value, source in r.items()]
+    if as_json:
+        print(json.dumps({"game": g.id, "jurisdiction": jurisdiction, "rules": [
+            {"rule": n, "value": _show(v), "source": s, "cite": cite(s)} for n, v, s in rows]}, ensure_ascii=False, indent=1))
+        return
+    j = JURISDICTIONS[jurisdiction]
+    table = Table(title=f"{g.name_es} — {j.name} ({j.instrument})", show_lines=True)
+    table.add_column("rule", style="bold")
+    table.add_column("value")
+    table.add_column("source", style="green")
+    for name, value, source in rows:
+        table.add_row(name, _show(value), source)
+    console.print(table)
+    console.print("[dim]Sources are seed:line in ../shared/seeds; readings of silent texts (R) are in docs/rulings.md.[/dim]")
+
+
+@app.command()
+def diff(game: str, as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """What differs between the jurisdictions that have GAME, side by side."""
+    g = _game(game, as_json)
+    codes = list(g.rules)
+    per = {c: {name: (value, source) for name, value, source in g.rules[c].items()} for c in codes}
+    names = list(per[codes[0]])
+    differing = [n for n in names if len({_show(per[c][n][0]) for c in codes}) > 1]
+    if as_json:
+        print(json.dumps({"game": g.id, "differences": [
+            {"rule": n, **{c: {"value": _show(per[c][n][0]), "source": per[c][n][1]} for c in codes}} for n in differing]},
+            ensure_ascii=False, indent=1))
+        return
+    table = Table(title=f"{g.name_es}: what differs between jurisdictions", show_lines=True)
+    table.add_column("rule", style="bold")
+    for c in codes:
+        table.add_column(c)
+    for n in differing:
+        table.add_row(n, *[f"{_show(per[c][n][0])}\n[green]{per[c][n][1]}[/green]" for c in codes])
+    console.print(table)
+    same = [n for n in names if n not in differing]
+    console.print(f"[dim]The same everywhere: {', '.join(same)}[/dim]")
+
+
+@app.command()
+def settle(
+    file: Annotated[str, typer.Argument(help="a round document, or - for standard input")] = "-",
+    jsonl: Annotated[bool, typer.Option("--jsonl", help="one document per line in, one answer per line out")] = False,
+) -> None:
+    """Settle round documents (FORMAT.md): exit 0 with a settlement, 2 with an error document."""
+    from tapete.conformance.document import settle_text
+
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+    except OSError as exc:
+        _fail(TapeteError("bad-document", f"cannot read {file}: {exc.strerror}"))
+    if not jsonl:
+        answer = _safe(settle_text, text)
+        print(json.dumps(answer, ensure_ascii=False))
+        raise typer.Exit(2 if "error" in answer else 0)
+    refused = False
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        answer = _safe(settle_text, line)
+        refused |= "error" in answer
+        print(json.dumps(answer, ensure_ascii=False))
+    raise typer.Exit(2 if refused else 0)
+
+
+def _safe(fn: Any, text: str) -> dict[str, Any]:
+    """An engine bug must still answer with a document, never a traceback on stdout."""
+    try:
+        return fn(text)
+    except RecursionError:
+        return TapeteError("bad-document", "document nested too deeply").document()
+    except Exception as exc:  # noqa: BLE001 - last line of defence: report, don't crash
+        return {"error": {"code": "internal-error", "message": f"{type(exc).__name__}: {exc}"}}
+
+
+@app.command()
+def edge(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """The exact house edge of every bet, from the same rules code that settles rounds."""
+    from tapete.analysis.exact import edges
+
+    g = _game(game, as_json)
+    try:
+        g.rules_for(jurisdiction)
+        results = edges(g, jurisdiction)
+    except TapeteError as exc:
+        _fail(exc, as_json)
+    with_on = True
+    if as_json:
+        print(json.dumps({"game": g.id, "jurisdiction": jurisdiction, "bets": [r.document(with_on) for r in results]},
+                         ensure_ascii=False, indent=1))
+        return
+    table = Table(title=f"{g.name_en} ({jurisdiction}): house edge per unit staked")
+    table.add_column("bet", style="bold")
+    table.add_column("on")
+    table.add_column("option")
+    table.add_column("house edge", justify="right")
+    table.add_column("%", justify="right", style="cyan")
+    table.add_column("RTP %", justify="right")
+    for r in results:
+        table.add_row(r.kind, _show(r.on), r.option or "—", f"{r.house_edge.numerator}/{r.house_edge.denominator}",
+                      f"{float(r.house_edge) * 100:.4f}", f"{(1 - float(r.house_edge)) * 100:.4f}")
+    console.print(table)
+    if not results:
+        console.print("[yellow]no exact edge for this game yet[/yellow]")
+
+
+@app.command()
+def play(
+    game: str,
+    jurisdiction: JurisdictionOpt = "ES",
+    minimum: Annotated[float, typer.Option(help="table minimum in euros")] = 1.0,
+    balance: Annotated[float, typer.Option(help="your chips in euros")] = 500.0,
+    seed: Annotated[str | None, typer.Option(help="hex seed to replay a session")] = None,
+) -> None:
+    """Sit at a table at the terminal."""
+    from tapete.terminal import play_game
+
+    g = _game(game)
+    try:
+        g.rules_for(jurisdiction)
+        play_game(g, jurisdiction, minimum=round(minimum * 100), balance=round(balance * 100), seed=seed, console=console)
+    except TapeteError as exc:
+        _fail(exc, as_json=False)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Round documents <-> engine: `tapete settle` (FORMAT.md)."""

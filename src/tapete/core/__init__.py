@@ -1,0 +1,1 @@
+"""Core building blocks shared by every game: money, cards, randomness, jurisdictions, errors."""

@@ -1,0 +1,45 @@
+"""The four jurisdictions and the instrument each catalog comes from.
+
+Seed prefixes are the files in ../shared/seeds/: every citation in tapete is written `seed:lines`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Jurisdiction:
+    code: str          # ISO 3166-2
+    name: str
+    instrument: str    # the regulation that holds its catalog
+    seed: str          # prefix of the seed file with its text
+    language: str
+
+
+JURISDICTIONS: dict[str, Jurisdiction] = {
+    j.code: j
+    for j in (
+        Jurisdiction("ES", "Spain (national catalog)", "Orden de 9 de octubre de 1979, Catálogo de Juegos", "001", "es"),
+        Jurisdiction("ES-IB", "Illes Balears", "Orden del Consejero de Interior de 30 de diciembre de 2005", "000", "es"),
+        Jurisdiction("ES-GA", "Galicia", "Decreto 177/2007", "002", "gl"),
+        Jurisdiction("ES-AN", "Andalucía", "Orden de 4 de febrero de 2010", "003", "es"),
+    )
+}
+
+INSTRUMENT_BY_SEED = {j.seed: j.instrument for j in JURISDICTIONS.values()}
+INSTRUMENT_BY_SEED["004"] = "fragment (Treinta y cuarenta / Dados)"
+
+
+def cite(source: str) -> str:
+    """'001:119-123' -> 'Orden de 9 de octubre de 1979, Catálogo de Juegos (001:119-123)'.
+
+    A source may list several citations separated by '; '; each names its instrument.
+    """
+    parts = []
+    for part in source.split(";"):
+        part = part.strip()
+        seed = part.split(":", 1)[0]
+        instrument = INSTRUMENT_BY_SEED.get(seed)
+        parts.append(f"{instrument} ({part})" if instrument else part)
+    return "; ".join(parts)

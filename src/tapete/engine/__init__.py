@@ -1,0 +1,1 @@
+"""The round engine every game plugs into: events, the Game protocol, settlement, the registry."""

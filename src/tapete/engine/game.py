@@ -1,0 +1,179 @@
+"""The Game protocol of DESIGN.md: a pure round reducer over data.
+
+    state = game.open(jurisdiction, table, shoe)
+    state = game.step(state, event)          # refuses anything `legal_actions` would not offer
+    state = game.finish(state)               # the document ended: apply the defaults due
+    settlement = game.settle(state)
+
+plus `legal_actions(state)` (what may be done now) and `chance(state)` (the next chance event with its
+exact probability). No I/O, no clock, no hidden randomness: the same code serves conformance, exact
+analysis, simulation, the terminal and the server.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from tapete.core.errors import TapeteError
+from tapete.engine.events import Act, Event
+from tapete.engine.rules import Rules
+from tapete.engine.settlement import Settlement
+
+
+@dataclass(frozen=True)
+class KindInfo:
+    """A bet kind as `tapete games --json` lists it."""
+
+    kind: str
+    pays: str | None
+    description: str
+
+
+@dataclass(frozen=True)
+class TableKey:
+    """A `table` key a game accepts, with its default (None when required or jurisdiction-dependent)."""
+
+    key: str
+    required: bool = False
+    default: Any = None
+    description: str = ""
+
+    def document(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"key": self.key}
+        if self.required:
+            doc["required"] = True
+        else:
+            doc["default"] = self.default
+        if self.description:
+            doc["description"] = self.description
+        return doc
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing that may be done now: place a bet of `kind` (amount range), or a verb on a bet."""
+
+    verb: str
+    bet: str | None = None
+    kind: str | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    targets: tuple[Any, ...] | None = None
+
+
+@dataclass(frozen=True)
+class EdgeCase:
+    """One line of `tapete edge`: a single bet laid on a fresh table, and the decision policy to follow."""
+
+    kind: str
+    on: tuple[Any, ...] | None = None
+    option: str | None = None            # the verb always chosen when the rules offer it
+    table: dict[str, Any] = field(default_factory=dict)
+    amount: int = 100
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Game(ABC):
+    """A game of the catalogs. Subclasses set the class attributes and implement the reducer."""
+
+    id: ClassVar[str]
+    name_es: ClassVar[str]
+    name_en: ClassVar[str]
+    uses_shoe: ClassVar[bool] = False
+    outcome_names: ClassVar[tuple[str, ...]] = ()
+    extra_bet_fields: ClassVar[frozenset[str]] = frozenset()
+    extra_act_fields: ClassVar[frozenset[str]] = frozenset()
+
+    # -- description -------------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def rules(self) -> dict[str, Rules]:
+        """Jurisdiction code -> that jurisdiction's rules."""
+
+    @abstractmethod
+    def kinds(self) -> list[KindInfo]: ...
+
+    def verbs(self) -> list[str]:
+        return []
+
+    @abstractmethod
+    def table_keys(self) -> list[TableKey]: ...
+
+    def rules_for(self, jurisdiction: str) -> Rules:
+        from tapete.core.jurisdictions import JURISDICTIONS
+
+        if jurisdiction not in JURISDICTIONS:
+            raise TapeteError("unknown-jurisdiction", f"unknown jurisdiction {jurisdiction!r} (ES, ES-IB, ES-GA, ES-AN)")
+        if jurisdiction not in self.rules:
+            have = ", ".join(self.rules)
+            raise TapeteError("game-not-in-jurisdiction", f"{self.id} is not in the catalog of {jurisdiction} (it is in {have})")
+        return self.rules[jurisdiction]
+
+    def info(self) -> dict[str, Any]:
+        """This game as `tapete games --json` lists it."""
+        return {
+            "id": self.id,
+            "name_es": self.name_es,
+            "name_en": self.name_en,
+            "jurisdictions": list(self.rules),
+            "kinds": [{"kind": k.kind, "pays": k.pays, "description": k.description} for k in self.kinds()],
+            "verbs": self.verbs(),
+            "table": [t.document() for t in self.table_keys()],
+        }
+
+    # -- the reducer -------------------------------------------------------------------------------
+    @abstractmethod
+    def open(self, jurisdiction: str, table: dict[str, Any], shoe: Sequence[Any] | None = None) -> Any: ...
+
+    def step(self, state: Any, event: Event) -> Any:
+        """Apply one event to a copy of the state (the reducer stays pure)."""
+        new = copy.deepcopy(state)
+        self.apply(new, event)
+        return new
+
+    @abstractmethod
+    def apply(self, state: Any, event: Event) -> None:
+        """Apply one event in place; raise TapeteError for anything the rules refuse."""
+
+    def finish(self, state: Any) -> Any:
+        """The document ended: apply whatever defaults are due. Default: nothing."""
+        return state
+
+    @abstractmethod
+    def settle(self, state: Any) -> Settlement: ...
+
+    @abstractmethod
+    def legal_actions(self, state: Any) -> list[Action]: ...
+
+    @abstractmethod
+    def chance(self, state: Any) -> list[tuple[Event, Fraction]]:
+        """The next chance event's outcomes with exact probabilities; [] when nothing rides on chance."""
+
+    @abstractmethod
+    def state_type(self) -> type: ...
+
+    # -- analysis ----------------------------------------------------------------------------------
+    def analysis_key(self, state: Any) -> tuple[Hashable, Fraction]:
+        """(key, scale): states with equal keys have futures equal up to the money scale.
+
+        The exact solver uses it to close cycles (a craps point repeating, a bet in prison meeting
+        another zero). The default keys the whole state, scale 1; games drop bookkeeping (logs, counters).
+        """
+        import json
+
+        from tapete.engine.serialize import to_json
+
+        return json.dumps(to_json(state), sort_keys=True), Fraction(1)
+
+    def edge_cases(self, jurisdiction: str) -> list[EdgeCase]:
+        """The bets `tapete edge` solves for this jurisdiction."""
+        return []
+
+    def decision(self, state: Any, option: str | None) -> Act | None:
+        """The act the solver takes now under `option` (a verb), or None to let chance move on."""
+        return None

@@ -1,0 +1,1 @@
+"""Roulettes: French (and later the *abreviada* and single-zero American), sharing one layout and reducer."""
