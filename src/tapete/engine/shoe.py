@@ -1,0 +1,61 @@
+"""The shoe every card game deals from: a document's `shoe` (exact order) or a live, CSPRNG-shuffled one.
+
+FORMAT.md: `shoe` lists the cards in the order they leave the shoe, without the burns made when the shoe
+is opened; running out is `shoe-exhausted`. `table.cut-card` is the 0-based index in `shoe` of the first card
+behind the cut (stop) card: the coup in which it is reached is completed, a further coup is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tapete.core.cards import Card, parse_shoe, shoe_of
+from tapete.core.errors import TapeteError
+from tapete.core.rng import TableRng
+
+
+@dataclass
+class Shoe:
+    """Cards in dealing order and how many have left. Plain data: it round-trips with the game state."""
+
+    cards: list[str]
+    position: int = 0
+    cut_index: int | None = None      # index of the first card behind the cut card
+    decks: int = 6
+
+    @classmethod
+    def from_document(cls, cards: Sequence[object], *, decks: int, deck: str = "french", jokers: int = 0,
+                      cut_index: object = None) -> Shoe:
+        parsed = parse_shoe(cards, decks=decks, deck=deck, jokers=jokers)
+        if cut_index is not None and (not isinstance(cut_index, int) or isinstance(cut_index, bool) or cut_index < 0):
+            raise TapeteError("bad-document", "table.cut-card is a 0-based index into shoe")
+        return cls([c.text for c in parsed], 0, cut_index, decks)
+
+    @classmethod
+    def shuffled(cls, rng: TableRng, *, decks: int, deck: str = "french", jokers: int = 0,
+                 cut_from_end: int | None = None, burn: int = 0) -> Shoe:
+        """A fresh live shoe: Fisher-Yates with the table CSPRNG, the cut card `cut_from_end` cards from the end."""
+        cards = [c.text for c in shoe_of(decks, deck, jokers)]
+        rng.shuffle(cards)
+        cut = len(cards) - cut_from_end if cut_from_end is not None else None
+        return cls(cards, burn, cut, decks)
+
+    @property
+    def remaining(self) -> int:
+        return len(self.cards) - self.position
+
+    @property
+    def cut_reached(self) -> bool:
+        """True once a card behind the cut card has been dealt: finish this coup, deal no other."""
+        return self.cut_index is not None and self.position > self.cut_index
+
+    def draw(self) -> Card:
+        if self.position >= len(self.cards):
+            raise TapeteError("shoe-exhausted", f"the shoe ran out after {len(self.cards)} cards")
+        card = Card(self.cards[self.position])
+        self.position += 1
+        return card
+
+    def peek(self) -> Card | None:
+        return Card(self.cards[self.position]) if self.position < len(self.cards) else None
