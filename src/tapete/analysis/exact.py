@@ -170,6 +170,9 @@ def edge_of(game: Game, jurisdiction: str, case: EdgeCase) -> EdgeResult:
 
 def edges(game: Game, jurisdiction: str) -> list[EdgeResult]:
     """Every edge case the game names, grouped: one line per kind and option unless targets differ."""
+    special = game.exact_edges(jurisdiction)
+    if special is not None:
+        return list(special)
     results = [edge_of(game, jurisdiction, c) for c in game.edge_cases(jurisdiction)]
     grouped: dict[tuple[str, str | None], list[EdgeResult]] = {}
     for r in results:

@@ -159,7 +159,11 @@ def play_roulette(game: RouletteGame, jurisdiction: str, *, minimum: int, balanc
             state = game.step(state, Close())
             console.print("[italic]No va más.[/italic]")
             n = rng.randbelow(37)
+            seen = len(state.log)
             state = game.step(state, Outcome("spin", n))
+            for line in state.log[seen:]:
+                if line.startswith("spin "):
+                    console.print(f"[italic]Croupier: {line.split(': ', 1)[1]}[/italic]")
             colour = layout.colour(n)
             console.print(Text(f"  {n}  {colour.upper() if n else 'ZERO'}  ",
                                style={"red": "bold white on red3", "black": "bold white on grey11", "green": "bold white on green4"}[colour]))

@@ -363,11 +363,12 @@ class RouletteGame(Game):
     def _void(self, state: RouletteState, rules: RouletteRules, void: Void) -> None:
         if not isinstance(void.reason, str):
             raise TapeteError("bad-document", "void takes a reason (a string)")
+        # R: docs/rulings.md#roulette-defective-launch-andalucia
         if void.reason == "defective-launch" and "defective-launch" not in rules.void_causes:
             raise TapeteError("illegal-action", f"in {rules.jurisdiction} a defective launch that keeps the ball in the wheel does not "
                               "void the spin by itself: the table inspector decides (void with reason 'inspector')",
                               source=rules.sources["void_causes"])
-        state.void_pending = True
+        state.void_pending = True          # R: docs/rulings.md#roulette-void-spin
         state.closed = False
         state.log.append(f"tirada nula ({void.reason}): the ball is relaunched from "
                          f"{state.history[-1] if state.history else 'the last result'}")
@@ -379,7 +380,7 @@ class RouletteGame(Game):
         new_table = {**state.table, **event.values}
         self._limits(rules, new_table)     # validate now
         state.next_table = new_table
-        state.spins_to_change = 3          # the last three spins at the old limit (000:176; 003:362-367)
+        state.spins_to_change = 3          # R: docs/rulings.md#roulette-limit-change (000:176; 003:362-367)
         state.log.append("limit change announced: three more spins at the old limit")
 
     def finish(self, state: RouletteState) -> RouletteState:

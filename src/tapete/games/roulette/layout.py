@@ -29,7 +29,7 @@ SIMPLE_CHANCES: dict[str, frozenset[int]] = {
 
 ZERO_TRIOS = ((0, 1, 2), (0, 2, 3))       # 000:128; 002:146; 003:235-240
 FIRST_FOUR = (0, 1, 2, 3)                  # 000:130; 002:148; 003:245-249
-ZERO_SPLITS = ((0, 1), (0, 2), (0, 3))     # R: docs/rulings.md "splits with zero"
+ZERO_SPLITS = ((0, 1), (0, 2), (0, 3))     # R: docs/rulings.md#roulette-zero-splits
 
 
 def row(r: int) -> tuple[int, ...]:
