@@ -1,0 +1,295 @@
+"""Monte Carlo simulation from the engine's own outcome tables, fast and reproducible.
+
+For a bet laid on a fresh table the engine settles every chance outcome once (`chance` + `step` + `settle`):
+that table of exact returns is all a round needs when the first outcome decides the bet. The kernel then only
+draws outcomes (NumPy, one spawned stream per chunk) and counts them, so speed never changes the rules.
+Outcomes that leave the bet alive (a bet in prison, a craps point) are resolved by a multinomial tree over the
+same reducer: the k rounds that reached a state draw their next outcomes together, grouped by state.
+
+Results are per-bet histograms of the return per unit staked (exact Fractions -> counts), so chunks merge
+exactly and the result depends on the seed and the chunk size, never on the number of workers.
+Games with decisions (blackjack) or long multi-outcome rounds register their own vectorised kernel in KERNELS.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from tapete.core.rng import simulation_stream
+from tapete.engine.events import Bet
+from tapete.engine.game import Game
+from tapete.engine.registry import get_game
+
+Z99 = 2.5758293035489004           # two-sided 99% normal quantile
+DEFAULT_CHUNK = 1 << 22
+
+
+@dataclass(frozen=True)
+class BetSpec:
+    """One bet of a simulated layout: a unit stake on `kind`/`on`, decisions by `option`."""
+
+    kind: str
+    on: tuple[Any, ...] | None = None
+    option: str | None = None
+    amount: int = 100
+
+    def label(self) -> str:
+        on = "" if self.on is None else ":" + "-".join(map(str, self.on))
+        return f"{self.kind}{on}" + (f"@{self.option}" if self.option else "")
+
+
+def parse_bets(text: str) -> list[BetSpec]:
+    """'straight:17,split:17-20,red@prison' -> BetSpecs (targets as ints where they look like ints)."""
+    specs = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        option = None
+        if "@" in part:
+            part, option = part.split("@", 1)
+        kind, _, target = part.partition(":")
+        on = tuple(int(t) if t.lstrip("-").isdigit() else t for t in target.split("-")) if target else None
+        specs.append(BetSpec(kind, on, option))
+    return specs
+
+
+Histogram = dict[Fraction, int]
+
+
+def _merge(into: Histogram, other: Histogram, times: int = 1) -> None:
+    for k, v in other.items():
+        into[k] = into.get(k, 0) + v * times
+
+
+@dataclass
+class OutcomeTable:
+    """Per first outcome: its probability, and the exact return per unit or the live state it leaves."""
+
+    probabilities: np.ndarray        # float64, for drawing
+    numerators: np.ndarray | None    # exact probabilities over a common denominator (exact draws)
+    denominator: int
+    returns: list[Fraction | None]   # None: the bet lives on
+    states: list[Any]
+
+
+class GenericKernel:
+    """Simulate any game whose bets a single `chance` table starts resolving (wheels, dice, balls)."""
+
+    def __init__(self, game: Game, jurisdiction: str, table: dict[str, Any] | None = None) -> None:
+        self.game = game
+        self.jurisdiction = jurisdiction
+        self.table = table or {"minimum": 100}
+
+    def _after(self, state: Any, option: str | None) -> Any:
+        act = self.game.decision(state, option)
+        while act is not None:
+            state = self.game.step(state, act)
+            act = self.game.decision(state, option)
+        return state
+
+    def _final(self, state: Any) -> Fraction | None:
+        if self.game.chance(state):
+            return None
+        result = self.game.settle(state).bets["sim"]
+        return result.returned if result.final != "pending" else None
+
+    def outcome_table(self, spec: BetSpec) -> OutcomeTable:
+        state = self.game.step(self.game.open(self.jurisdiction, self.table), Bet("sim", "sim", spec.kind, spec.amount, spec.on))
+        return self._table_from(state, spec)
+
+    def _table_from(self, state: Any, spec: BetSpec) -> OutcomeTable:
+        outcomes = self.game.chance(state)
+        probs = [p for _, p in outcomes]
+        den = math.lcm(*(p.denominator for p in probs))
+        nums = np.array([int(p * den) for p in probs], dtype=np.int64) if den < (1 << 62) else None
+        returns, states = [], []
+        for event, _ in outcomes:
+            nxt = self._after(self.game.step(state, event), spec.option)
+            final = self._final(nxt)
+            returns.append(None if final is None else final / spec.amount)
+            states.append(None if final is not None else nxt)
+        return OutcomeTable(np.array([float(p) for p in probs]), nums, den, returns, states)
+
+    def draw(self, table: OutcomeTable, n: int, gen: np.random.Generator) -> np.ndarray:
+        """Draw n first outcomes, exactly by their probabilities; return the count of each."""
+        k = len(table.returns)
+        if table.numerators is not None and np.all(table.numerators == table.numerators[0]) and k <= 256:
+            draws = gen.integers(0, k, size=n, dtype=np.uint8 if k <= 255 else np.uint16)
+            return np.bincount(draws, minlength=k)
+        if table.numerators is not None:
+            cut = np.cumsum(table.numerators)
+            draws = gen.integers(0, table.denominator, size=n, dtype=np.int64)
+            return np.bincount(np.searchsorted(cut, draws, side="right"), minlength=k)
+        return gen.multinomial(n, table.probabilities)
+
+    def resolve(self, state: Any, count: int, spec: BetSpec, gen: np.random.Generator, depth: int = 0) -> Histogram:
+        """Final returns per unit of `count` independent rounds that all stand in `state` (multinomial tree)."""
+        if depth > 200:
+            raise RuntimeError("a simulated round did not end in 200 outcomes")
+        table = self._cached_table(state, spec)
+        counts = gen.multinomial(count, table.probabilities)
+        hist: Histogram = {}
+        for i, k in enumerate(counts):
+            if not k:
+                continue
+            if table.returns[i] is not None:
+                hist[table.returns[i]] = hist.get(table.returns[i], 0) + int(k)
+            else:
+                _merge(hist, self.resolve(table.states[i], int(k), spec, gen, depth + 1))
+        return hist
+
+    def _cached_table(self, state: Any, spec: BetSpec) -> OutcomeTable:
+        key = (self.game.analysis_key(state)[0], spec)
+        cache = self.__dict__.setdefault("_tables", {})
+        if key not in cache:
+            cache[key] = self._table_from(state, spec)
+        return cache[key]
+
+    def run(self, specs: list[BetSpec], rounds: int, gen: np.random.Generator) -> list[Histogram]:
+        """One chunk: the layout's bets all ride the same drawn outcomes."""
+        tables = [self.outcome_table(s) for s in specs]
+        shared = all(len(t.returns) == len(tables[0].returns) and np.array_equal(t.probabilities, tables[0].probabilities)
+                     for t in tables)
+        base = self.draw(tables[0], rounds, gen) if shared and tables else None
+        out = []
+        for spec, table in zip(specs, tables, strict=True):
+            counts = base if base is not None else self.draw(table, rounds, gen)
+            hist: Histogram = {}
+            for i, k in enumerate(counts):
+                if not k:
+                    continue
+                if table.returns[i] is not None:
+                    hist[table.returns[i]] = hist.get(table.returns[i], 0) + int(k)
+                else:
+                    _merge(hist, self.resolve(table.states[i], int(k), spec, gen))
+            out.append(hist)
+        return out
+
+
+# game id -> factory(game, jurisdiction) returning an object with run(specs, rounds, gen) -> list[Histogram]
+KERNELS: dict[str, Callable[[Game, str], Any]] = {}
+
+
+def kernel_for(game: Game, jurisdiction: str) -> Any:
+    factory = KERNELS.get(game.id)
+    return factory(game, jurisdiction) if factory else GenericKernel(game, jurisdiction)
+
+
+def default_specs(game: Game, jurisdiction: str) -> list[BetSpec]:
+    """One unit on each bet kind (the first target of each), each option where the game offers one."""
+    seen: dict[tuple[str, str | None], BetSpec] = {}
+    for case in game.edge_cases(jurisdiction):
+        seen.setdefault((case.kind, case.option), BetSpec(case.kind, case.on, case.option, case.amount))
+    return list(seen.values())
+
+
+def _chunk(args: tuple[str, str, list[BetSpec], int, int, int]) -> list[Histogram]:
+    game_id, jurisdiction, specs, rounds, seed, index = args
+    return _kernel(game_id, jurisdiction).run(specs, rounds, simulation_stream(seed, index))
+
+
+@lru_cache(maxsize=16)
+def _kernel(game_id: str, jurisdiction: str) -> Any:
+    return kernel_for(get_game(game_id), jurisdiction)
+
+
+@dataclass
+class BetStats:
+    spec: BetSpec
+    histogram: Histogram = field(default_factory=dict)
+
+    @property
+    def rounds(self) -> int:
+        return sum(self.histogram.values())
+
+    def moments(self) -> tuple[float, float]:
+        n = self.rounds
+        mean = sum(k * v for k, v in self.histogram.items()) / n
+        second = sum(k * k * v for k, v in self.histogram.items()) / n
+        return float(mean), math.sqrt(max(float(second - mean * mean), 0.0))
+
+    def document(self, exact_edge: Fraction | None) -> dict[str, Any]:
+        rtp, sd = self.moments()
+        half = Z99 * sd / math.sqrt(self.rounds)
+        doc: dict[str, Any] = {"kind": self.spec.kind}
+        if self.spec.on is not None:
+            doc["on"] = list(self.spec.on)
+        if self.spec.option is not None:
+            doc["option"] = self.spec.option
+        doc.update(rtp=round(rtp, 8), ci_low=round(rtp - half, 8), ci_high=round(rtp + half, 8), sd=round(sd, 6))
+        if exact_edge is not None:
+            doc["house_edge_exact"] = f"{exact_edge.numerator}/{exact_edge.denominator}"
+            doc["rtp_exact"] = round(1 - float(exact_edge), 8)
+        return doc
+
+
+@dataclass
+class SimulationResult:
+    game: str
+    jurisdiction: str
+    rounds: int
+    seed: int
+    seconds: float
+    bets: list[BetStats]
+    exact: dict[BetSpec, Fraction]
+
+    def document(self) -> dict[str, Any]:
+        return {"game": self.game, "jurisdiction": self.jurisdiction, "rounds": self.rounds, "seed": self.seed,
+                "rounds_per_second": round(self.rounds / self.seconds) if self.seconds > 0 else None,
+                "bets": [b.document(self.exact.get(b.spec)) for b in self.bets]}
+
+
+def exact_edges_for(game: Game, jurisdiction: str, specs: Iterable[BetSpec]) -> dict[BetSpec, Fraction]:
+    """The exact edge of each simulated bet where `tapete edge` has one."""
+    from tapete.analysis.exact import edges
+
+    try:
+        found = edges(game, jurisdiction)
+    except Exception:  # noqa: BLE001 - a game without an exact analysis simply has no column
+        return {}
+    out = {}
+    for spec in specs:
+        for r in found:
+            if r.kind == spec.kind and r.option == spec.option and (r.on is None or tuple(r.on) == tuple(spec.on or ())):
+                out[spec] = r.house_edge
+    return out
+
+
+def simulate(game_id: str, jurisdiction: str, rounds: int, seed: int, specs: list[BetSpec] | None = None,
+             workers: int = 1, chunk: int = DEFAULT_CHUNK, progress: Callable[[int], None] | None = None,
+             with_exact: bool = True, map_chunks: Callable[..., Iterable[list[Histogram]]] | None = None) -> SimulationResult:
+    """Simulate `rounds` rounds in chunks of `chunk`; chunk i always draws from stream (seed, i)."""
+    game = get_game(game_id)
+    game.rules_for(jurisdiction)
+    specs = specs or default_specs(game, jurisdiction)
+    sizes = [min(chunk, rounds - i) for i in range(0, rounds, chunk)]
+    jobs = [(game_id, jurisdiction, specs, size, seed, i) for i, size in enumerate(sizes)]
+    stats = [BetStats(s) for s in specs]
+    start = time.perf_counter()
+
+    def absorb(hists: list[Histogram], size: int) -> None:
+        for st, h in zip(stats, hists, strict=True):
+            _merge(st.histogram, h)
+        if progress:
+            progress(size)
+
+    if map_chunks is not None:
+        for job, hists in zip(jobs, map_chunks(_chunk, jobs), strict=True):
+            absorb(hists, job[3])
+    elif workers > 1 and len(jobs) > 1:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for job, hists in zip(jobs, pool.map(_chunk, jobs), strict=True):
+                absorb(hists, job[3])
+    else:
+        for job in jobs:
+            absorb(_chunk(job), job[3])
+    seconds = time.perf_counter() - start
+    exact = exact_edges_for(game, jurisdiction, specs) if with_exact else {}
+    return SimulationResult(game_id, jurisdiction, rounds, seed, seconds, stats, exact)
