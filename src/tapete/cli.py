@@ -269,6 +269,73 @@ def simulate(
     console.print(table)
 
 
+@app.command()
+def risk(
+    game: str,
+    bets: Annotated[str, typer.Option(help="the layout each round, e.g. 'straight:17,red@prison' (1 € each)")],
+    jurisdiction: JurisdictionOpt = "ES",
+    rounds_per_session: Annotated[int, typer.Option("--rounds-per-session", help="rounds in one session")] = 1000,
+    sessions: Annotated[int, typer.Option(help="sessions simulated")] = 10_000,
+    tables: Annotated[int, typer.Option(help="tables the casino runs (for the guarantee)")] = 1,
+    seed: Annotated[int, typer.Option()] = 1,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """The house's result per session, and the table float and guarantee that cover the players' wins."""
+    from tapete.analysis.risk import simulate_risk
+    from tapete.analysis.simulate import parse_bets
+
+    g = _game(game, as_json)
+    try:
+        g.rules_for(jurisdiction)
+        result = simulate_risk(g.id, jurisdiction, parse_bets(bets), rounds_per_session, sessions, tables, seed)
+    except TapeteError as exc:
+        _fail(exc, as_json)
+    doc = result.document()
+    if as_json:
+        print(json.dumps(doc, ensure_ascii=False, indent=1))
+        return
+    h = doc["house_result_per_session"]
+    table = Table(title=f"{g.name_en} ({jurisdiction}): {sessions:,} sessions of {rounds_per_session:,} rounds, "
+                        f"{doc['stake_per_session']:,.2f} € staked per session")
+    table.add_column("house result per table-session", style="bold")
+    table.add_column("€", justify="right")
+    for label, key in (("mean", "mean"), ("standard deviation", "sd"), ("1st percentile", "p01"),
+                       ("median", "p50"), ("99th percentile", "p99")):
+        table.add_row(label, f"{h[key]:,.2f}")
+    table.add_row("probability the house loses a session", f"{h['probability_house_loses']:.2%}")
+    for c, v in doc["float"].items():
+        table.add_row(f"[cyan]table float (anticipo) at {c}[/cyan]", f"[cyan]{v:,.2f}[/cyan]")
+    for c, v in doc["guarantee"].items():
+        table.add_row(f"[magenta]guarantee for {tables} table(s) at {c}[/magenta]", f"[magenta]{v:,.2f}[/magenta]")
+    console.print(table)
+
+
+@app.command()
+def report(
+    codes: Annotated[list[str] | None, typer.Argument(help="with --compare: the jurisdictions to compare")] = None,
+    jurisdiction: JurisdictionOpt = "ES",
+    out: Annotated[Path, typer.Option(help="folder for index.html and the PNG figures")] = Path("report"),
+    rounds: Annotated[int, typer.Option(help="simulated rounds per game")] = 1_000_000,
+    seed: Annotated[int, typer.Option()] = 1,
+    compare: Annotated[bool, typer.Option("--compare", help="add charts comparing jurisdictions (all four if none named)")] = False,
+) -> None:
+    """An HTML report: every game's exact edges, simulated RTPs, convergence and jurisdiction comparison plots.
+
+    tapete report -j ES-AN --out report/      tapete report --compare ES ES-AN
+    """
+    from tapete.analysis.report import build_report
+
+    chosen = list(codes or [])
+    for code in [jurisdiction, *chosen]:
+        if code not in JURISDICTIONS:
+            _fail(TapeteError("unknown-jurisdiction", f"unknown jurisdiction {code!r}"), as_json=False)
+    if chosen and not compare:
+        _fail(TapeteError("bad-document", "name jurisdictions only with --compare"), as_json=False)
+    page = build_report(jurisdiction, out, rounds=rounds, seed=seed,
+                        compare=(chosen or list(JURISDICTIONS)) if compare else None)
+    console.print(f"report written to [bold]{page}[/bold]")
+
+
 def main() -> None:
     app()
 

@@ -101,8 +101,12 @@ class GenericKernel:
         return result.returned if result.final != "pending" else None
 
     def outcome_table(self, spec: BetSpec) -> OutcomeTable:
-        state = self.game.step(self.game.open(self.jurisdiction, self.table), Bet("sim", "sim", spec.kind, spec.amount, spec.on))
-        return self._table_from(state, spec)
+        cache = self.__dict__.setdefault("_first", {})
+        if spec not in cache:
+            state = self.game.step(self.game.open(self.jurisdiction, self.table),
+                                   Bet("sim", "sim", spec.kind, spec.amount, spec.on))
+            cache[spec] = self._table_from(state, spec)
+        return cache[spec]
 
     def _table_from(self, state: Any, spec: BetSpec) -> OutcomeTable:
         outcomes = self.game.chance(state)
@@ -151,6 +155,37 @@ class GenericKernel:
         if key not in cache:
             cache[key] = self._table_from(state, spec)
         return cache[key]
+
+    def returns_matrix(self, specs: list[BetSpec], shape: tuple[int, int], gen: np.random.Generator) -> np.ndarray:
+        """Per round (one row per session), the house's result in stake units over the whole layout.
+
+        Rounds whose bet lives on are resolved in groups by the multinomial tree, their final returns dealt
+        out at random to the group's rounds (they are independent and identically distributed)."""
+        tables = [self.outcome_table(s) for s in specs]
+        k = len(tables[0].returns)
+        outcomes = gen.integers(0, k, size=shape, dtype=np.uint8) if self._uniform(tables[0]) else None
+        house = np.zeros(shape, dtype=np.float64)
+        for spec, table in zip(specs, tables, strict=True):
+            if outcomes is None or len(table.returns) != k:
+                idx = np.searchsorted(np.cumsum(table.numerators), gen.integers(0, table.denominator, size=shape), side="right")
+            else:
+                idx = outcomes
+            lookup = np.array([float(r) if r is not None else np.nan for r in table.returns])
+            ret = lookup[idx]
+            for i, r in enumerate(table.returns):
+                if r is not None:
+                    continue
+                where = np.nonzero(idx == i)
+                hist = self.resolve(table.states[i], len(where[0]), spec, gen)
+                values = np.repeat(np.array([float(v) for v in hist], dtype=np.float64), list(hist.values()))
+                gen.shuffle(values)
+                ret[where] = values
+            house += spec.amount / 100 * (1 - ret)
+        return house
+
+    @staticmethod
+    def _uniform(table: OutcomeTable) -> bool:
+        return table.numerators is not None and bool(np.all(table.numerators == table.numerators[0])) and len(table.returns) <= 255
 
     def run(self, specs: list[BetSpec], rounds: int, gen: np.random.Generator) -> list[Histogram]:
         """One chunk: the layout's bets all ride the same drawn outcomes."""
