@@ -318,6 +318,7 @@ def report(
     rounds: Annotated[int, typer.Option(help="simulated rounds per game")] = 1_000_000,
     seed: Annotated[int, typer.Option()] = 1,
     compare: Annotated[bool, typer.Option("--compare", help="add charts comparing jurisdictions (all four if none named)")] = False,
+    game: Annotated[list[str] | None, typer.Option("--game", help="only these games (repeatable); default all")] = None,
 ) -> None:
     """An HTML report: every game's exact edges, simulated RTPs, convergence and jurisdiction comparison plots.
 
@@ -332,8 +333,94 @@ def report(
     if chosen and not compare:
         _fail(TapeteError("bad-document", "name jurisdictions only with --compare"), as_json=False)
     page = build_report(jurisdiction, out, rounds=rounds, seed=seed,
-                        compare=(chosen or list(JURISDICTIONS)) if compare else None)
+                        compare=(chosen or list(JURISDICTIONS)) if compare else None, games=game)
     console.print(f"report written to [bold]{page}[/bold]")
+
+
+from tapete.server.cli import register as _register_server  # noqa: E402 - serve, verify, audit
+
+_register_server(app)
+
+
+@app.command("bingo")
+def bingo_game(
+    cards: Annotated[int, typer.Option("--cards", "-n", help="cards sold for the game")] = 100,
+    seed: Annotated[str | None, typer.Option(help="hex seed: the cards and the draw replay from it")] = None,
+    price: Annotated[str, typer.Option(help="face value of a card, euros")] = "1",
+    line: Annotated[str | None, typer.Option(help="line prize, euros (default: 10 % of sales, a demo plan)")] = None,
+    prize: Annotated[str | None, typer.Option("--bingo", help="bingo prize, euros (default: 50 % of sales)")] = None,
+    jurisdiction: JurisdictionOpt = "ES",
+    delay: Annotated[float, typer.Option(help="seconds between balls on the live board")] = 0.15,
+    as_json: Annotated[bool, typer.Option("--json", help="print the game's record (round document, settlement) as JSON")] = False,
+) -> None:
+    """A game of bingo at the terminal: CSPRNG cards and draw, a live board, claims checked for every card."""
+    from tapete.terminal.bingo import run_bingo
+    from tapete.terminal.pools import euros_to_cents
+
+    try:
+        get = euros_to_cents
+        record = run_bingo(cards=cards, seed=seed, price=get(price, "--price") or 0, line=get(line, "--line"),
+                           bingo=get(prize, "--bingo"), jurisdiction=jurisdiction, console=console, delay=delay,
+                           quiet=as_json)
+    except (TapeteError, ValueError) as exc:
+        _fail(exc if isinstance(exc, TapeteError) else TapeteError("bad-document", str(exc)), as_json)
+    if as_json:
+        print(json.dumps(record, ensure_ascii=False))
+
+
+pool_app = typer.Typer(no_args_is_help=True, help="Pari-mutuel pools: a day's prizes from its tickets and result.")
+app.add_typer(pool_app, name="pool")
+
+
+@pool_app.command("lototrot")
+def pool_lototrot(
+    tickets: Annotated[str, typer.Option(help="the day's tickets: JSON list, JSON Lines or a round document")],
+    result: Annotated[str, typer.Option(help="the official result: {races: [...], pool?: {...}}")],
+    jackpot: Annotated[str | None, typer.Option(help="7/7 amount brought into the day, euros")] = None,
+    reserve: Annotated[str | None, typer.Option(help="7/7 reserve fund brought in, euros")] = None,
+    percentage: Annotated[str | None, typer.Option(help="share of the stakes to prizes, percent (at least 60)")] = None,
+    day: Annotated[str | None, typer.Option("--date", help="race day YYYY-MM-DD: payment dates and expiry")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Lototrot: grade the tickets, split the pool into 7/7, 6/7, 5/7, 4/7, carry the jackpot and reserve."""
+    from datetime import date
+
+    from tapete.terminal import pools
+
+    try:
+        table, bets = pools.load_tickets(tickets)
+        for key, value in (("jackpot", pools.euros_to_cents(jackpot, "--jackpot")),
+                           ("reserve", pools.euros_to_cents(reserve, "--reserve")),
+                           ("prize-percentage", pools.percent_number(percentage))):
+            if value is not None:
+                table[key] = value
+        doc = pools.pool_document(table, bets, pools.load_result(result))
+        state, settlement = pools.run_pool(doc)
+        race_day = date.fromisoformat(day) if day else None
+    except TapeteError as exc:
+        _fail(exc, as_json)
+    except ValueError as exc:
+        _fail(TapeteError("bad-document", f"--date: {exc}"), as_json)
+    report = pools.pool_report(state, settlement, race_day)
+    if as_json:
+        print(json.dumps(pools.pool_json(report, doc), ensure_ascii=False))
+        return
+    pools.render_pool(console, report, pools.notes(state))
+
+
+@app.command()
+def strategy(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """The basic strategy the engine derives for GAME (blackjack): hard totals, soft totals, pairs."""
+    from tapete.terminal.blackjack import print_chart
+
+    g = _game(game, as_json)
+    try:
+        g.rules_for(jurisdiction)
+        if g.id != "blackjack":
+            raise TapeteError("unknown-game", f"{g.id} has no strategy chart (blackjack has)")
+        print_chart(jurisdiction, console, as_json=as_json)
+    except TapeteError as exc:
+        _fail(exc, as_json)
 
 
 def main() -> None:

@@ -32,10 +32,11 @@ def test_risk_mean_matches_the_exact_edge_and_floats_are_ordered() -> None:
 
 def test_report_renders_with_valid_figures(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["report", "ES", "ES-AN", "--compare", "-j", "ES", "--out", str(tmp_path),
-                                      "--rounds", "80000"])
+                                      "--rounds", "80000",
+                                      "--game", "roulette-french", "--game", "boule"])
     assert result.exit_code == 0, result.stdout
     page = (tmp_path / "index.html").read_text(encoding="utf-8")
-    assert "French roulette" in page and "1/37" in page and "1/73" in page
+    assert "French roulette" in page and "1/37" in page and "1/73" in page and "Boule" in page
     images = re.findall(r'<img src="([^"]+)"', page)
     assert any(i.startswith("convergence-") for i in images) and any(i.startswith("compare-") for i in images)
     for name in images:

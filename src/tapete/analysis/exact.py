@@ -21,15 +21,19 @@ Vector = tuple[Fraction, Fraction]       # (returned, staked)
 ZERO: Vector = (Fraction(0), Fraction(0))
 
 
-def _finished(settlement: Settlement) -> Vector:
+def _bets(settlement: Settlement, only: str | None) -> list[Any]:
+    return [r for k, r in settlement.bets.items() if only is None or k == only]
+
+
+def _finished(settlement: Settlement, only: str | None = None) -> Vector:
     """Money already decided: returned and staked of the bets that are no longer pending."""
-    ret = sum((r.returned for r in settlement.bets.values() if r.final != "pending"), Fraction(0))
-    stk = sum((r.staked for r in settlement.bets.values() if r.final != "pending"), Fraction(0))
+    ret = sum((r.returned for r in _bets(settlement, only) if r.final != "pending"), Fraction(0))
+    stk = sum((r.staked for r in _bets(settlement, only) if r.final != "pending"), Fraction(0))
     return ret, stk
 
 
-def _pending_staked(settlement: Settlement) -> Fraction:
-    return sum((r.staked for r in settlement.bets.values() if r.final == "pending"), Fraction(0))
+def _pending_staked(settlement: Settlement, only: str | None = None) -> Fraction:
+    return sum((r.staked for r in _bets(settlement, only) if r.final == "pending"), Fraction(0))
 
 
 @dataclass
@@ -42,19 +46,22 @@ class _Row:
 
 
 class ExactSolver:
-    """Expected final (returned, staked) of everything on the table, following `option` at decisions."""
+    """Expected final (returned, staked) of everything on the table (or of the bet `only`), following
+    `option` at decisions."""
 
-    def __init__(self, game: Game, option: str | None = None, max_states: int = 200_000) -> None:
+    def __init__(self, game: Game, option: str | None = None, max_states: int = 200_000,
+                 only: str | None = None) -> None:
         self.game = game
         self.option = option
         self.max_states = max_states
+        self.only = only
         self.rows: dict[Hashable, _Row] = {}
 
     def _delta(self, before: Settlement, after: Settlement) -> list[Fraction]:
-        (r0, s0), (r1, s1) = _finished(before), _finished(after)
+        (r0, s0), (r1, s1) = _finished(before, self.only), _finished(after, self.only)
         # staked that moves from pending to finished is not new money; count staked on the total
-        total0 = s0 + _pending_staked(before)
-        total1 = s1 + _pending_staked(after)
+        total0 = s0 + _pending_staked(before, self.only)
+        total1 = s1 + _pending_staked(after, self.only)
         return [r1 - r0, total1 - total0]
 
     def _successors(self, state: Any) -> list[tuple[Fraction, Any]]:
@@ -89,8 +96,8 @@ class ExactSolver:
 
     def solve(self, start: Any) -> Vector:
         """Expected (returned, staked) still to come from `start` onwards, plus what is already decided."""
-        decided = _finished(self.game.settle(start))
-        already = (decided[0], decided[1] + _pending_staked(self.game.settle(start)))
+        decided = _finished(self.game.settle(start), self.only)
+        already = (decided[0], decided[1] + _pending_staked(self.game.settle(start), self.only))
         if not (self.game.chance(start) or self.game.decision(start, self.option) is not None):
             return already
         root = self._explore(start)
@@ -144,6 +151,7 @@ class EdgeResult:
     option: str | None
     house_edge: Fraction
     method: str = "exact"
+    note: str | None = None          # what the figure is exact for (an approximation it rests on, a precision)
 
     def document(self, with_on: bool) -> dict[str, Any]:
         from tapete.core.money import fraction_text
@@ -156,15 +164,19 @@ class EdgeResult:
         doc["house_edge"] = fraction_text(self.house_edge)
         doc["house_edge_percent"] = round(float(self.house_edge) * 100, 4)
         doc["method"] = self.method
+        if self.note:
+            doc["note"] = self.note
         return doc
 
 
 def edge_of(game: Game, jurisdiction: str, case: EdgeCase) -> EdgeResult:
     """House edge per unit initially staked: (E[staked] - E[returned]) / stake, pushes counted."""
     state = game.open(jurisdiction, case.table)
+    for event in case.setup:
+        state = game.step(state, event)
     bet = Bet("edge", "player", case.kind, case.amount, case.on, dict(case.extra))
     state = game.step(state, bet)
-    returned, staked = ExactSolver(game, case.option).solve(state)
+    returned, staked = ExactSolver(game, case.option, only="edge" if case.setup else None).solve(state)
     return EdgeResult(case.kind, case.on, case.option, (staked - returned) / case.amount)
 
 

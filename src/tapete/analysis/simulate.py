@@ -29,6 +29,7 @@ from tapete.engine.events import Bet
 from tapete.engine.game import Game
 from tapete.engine.registry import get_game
 
+BET_ID, PLAYER = "edge", "player"    # as the exact solver names its bet, so setups (odds on a line bet) agree
 Z99 = 2.5758293035489004           # two-sided 99% normal quantile
 DEFAULT_CHUNK = 1 << 22
 
@@ -41,6 +42,8 @@ class BetSpec:
     on: tuple[Any, ...] | None = None
     option: str | None = None
     amount: int = 100
+    setup: tuple[Any, ...] = field(default=(), compare=False, hash=False)   # events played first (a point)
+    table: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
     def label(self) -> str:
         on = "" if self.on is None else ":" + "-".join(map(str, self.on))
@@ -77,6 +80,25 @@ class OutcomeTable:
     denominator: int
     returns: list[Fraction | None]   # None: the bet lives on
     states: list[Any]
+    groups: list[int] = field(default_factory=list)   # live outcome -> index of the state it leads to (same key)
+    group_states: list[Any] = field(default_factory=list)
+
+    def histogram(self, counts: Iterable[int], resolve: Callable[[Any, int], Histogram]) -> Histogram:
+        """Final returns of rounds whose first outcomes were counted; live ones resolved per distinct state."""
+        hist: Histogram = {}
+        live = [0] * len(self.group_states)
+        for i, k in enumerate(counts):
+            if not k:
+                continue
+            r = self.returns[i]
+            if r is not None:
+                hist[r] = hist.get(r, 0) + int(k)
+            else:
+                live[self.groups[i]] += int(k)
+        for g, k in enumerate(live):
+            if k:
+                _merge(hist, resolve(self.group_states[g], k))
+        return hist
 
 
 class GenericKernel:
@@ -95,31 +117,42 @@ class GenericKernel:
         return state
 
     def _final(self, state: Any) -> Fraction | None:
-        if self.game.chance(state):
-            return None
-        result = self.game.settle(state).bets["sim"]
+        """The bet's return once it is decided (other bets of a setup may ride on)."""
+        result = self.game.settle(state).bets[BET_ID]
         return result.returned if result.final != "pending" else None
 
     def outcome_table(self, spec: BetSpec) -> OutcomeTable:
         cache = self.__dict__.setdefault("_first", {})
-        if spec not in cache:
-            state = self.game.step(self.game.open(self.jurisdiction, self.table),
-                                   Bet("sim", "sim", spec.kind, spec.amount, spec.on))
-            cache[spec] = self._table_from(state, spec)
-        return cache[spec]
+        key = (spec, repr(spec.setup), repr(spec.table))
+        if key not in cache:
+            state = self.game.open(self.jurisdiction, spec.table or self.table)
+            for event in spec.setup:
+                state = self.game.step(state, event)
+            state = self.game.step(state, Bet(BET_ID, PLAYER, spec.kind, spec.amount, spec.on))
+            cache[key] = self._table_from(state, spec)
+        return cache[key]
 
     def _table_from(self, state: Any, spec: BetSpec) -> OutcomeTable:
         outcomes = self.game.chance(state)
         probs = [p for _, p in outcomes]
         den = math.lcm(*(p.denominator for p in probs))
         nums = np.array([int(p * den) for p in probs], dtype=np.int64) if den < (1 << 62) else None
-        returns, states = [], []
+        returns, states, groups, group_states = [], [], [], []
+        seen: dict[Any, int] = {}
         for event, _ in outcomes:
             nxt = self._after(self.game.step(state, event), spec.option)
             final = self._final(nxt)
             returns.append(None if final is None else final / spec.amount)
             states.append(None if final is not None else nxt)
-        return OutcomeTable(np.array([float(p) for p in probs]), nums, den, returns, states)
+            if final is None:
+                key = self.game.analysis_key(nxt)   # outcomes that lead to the same state resolve together
+                if key not in seen:
+                    seen[key] = len(group_states)
+                    group_states.append(nxt)
+                groups.append(seen[key])
+            else:
+                groups.append(-1)
+        return OutcomeTable(np.array([float(p) for p in probs]), nums, den, returns, states, groups, group_states)
 
     def draw(self, table: OutcomeTable, n: int, gen: np.random.Generator) -> np.ndarray:
         """Draw n first outcomes, exactly by their probabilities; return the count of each."""
@@ -139,18 +172,10 @@ class GenericKernel:
             raise RuntimeError("a simulated round did not end in 200 outcomes")
         table = self._cached_table(state, spec)
         counts = gen.multinomial(count, table.probabilities)
-        hist: Histogram = {}
-        for i, k in enumerate(counts):
-            if not k:
-                continue
-            if table.returns[i] is not None:
-                hist[table.returns[i]] = hist.get(table.returns[i], 0) + int(k)
-            else:
-                _merge(hist, self.resolve(table.states[i], int(k), spec, gen, depth + 1))
-        return hist
+        return table.histogram(counts, lambda s, k: self.resolve(s, k, spec, gen, depth + 1))
 
     def _cached_table(self, state: Any, spec: BetSpec) -> OutcomeTable:
-        key = (self.game.analysis_key(state)[0], spec)
+        key = (self.game.analysis_key(state)[0], spec, repr(spec.setup))
         cache = self.__dict__.setdefault("_tables", {})
         if key not in cache:
             cache[key] = self._table_from(state, spec)
@@ -196,15 +221,7 @@ class GenericKernel:
         out = []
         for spec, table in zip(specs, tables, strict=True):
             counts = base if base is not None else self.draw(table, rounds, gen)
-            hist: Histogram = {}
-            for i, k in enumerate(counts):
-                if not k:
-                    continue
-                if table.returns[i] is not None:
-                    hist[table.returns[i]] = hist.get(table.returns[i], 0) + int(k)
-                else:
-                    _merge(hist, self.resolve(table.states[i], int(k), spec, gen))
-            out.append(hist)
+            out.append(table.histogram(counts, lambda s, k, spec=spec: self.resolve(s, k, spec, gen)))
         return out
 
 
@@ -221,7 +238,8 @@ def default_specs(game: Game, jurisdiction: str) -> list[BetSpec]:
     """One unit on each bet kind (the first target of each), each option where the game offers one."""
     seen: dict[tuple[str, str | None], BetSpec] = {}
     for case in game.edge_cases(jurisdiction):
-        seen.setdefault((case.kind, case.option), BetSpec(case.kind, case.on, case.option, case.amount))
+        seen.setdefault((case.kind, case.option), BetSpec(case.kind, case.on, case.option, case.amount, tuple(case.setup),
+                                                                 dict(case.table) or None))
     return list(seen.values())
 
 

@@ -67,8 +67,8 @@ def parse_event(game: Game, raw: object, index: int) -> Event:
         raise TapeteError("bad-document", f"{where}: an event has exactly one of bet, {', '.join(OUTCOMES)}, act, deal, close, limits, void")
     name = names[0]
     body = raw[name]
-    if "last" in raw and name not in OUTCOMES:
-        raise TapeteError("bad-document", f"{where}: 'last' marks an outcome (spin, roll, draw, result)")
+    if "last" in raw and name not in (*OUTCOMES, "deal"):
+        raise TapeteError("bad-document", f"{where}: 'last' marks an outcome (spin, roll, draw, result) or a deal")
     if name == "bet":
         return _bet(game, body, where)
     if name in OUTCOMES:
@@ -83,7 +83,9 @@ def parse_event(game: Game, raw: object, index: int) -> Event:
     if name in ("deal", "close"):
         if body not in ({}, None):
             raise TapeteError("bad-document", f"{where}: {name} takes an empty object")
-        return Deal() if name == "deal" else Close()
+        if not isinstance(raw.get("last", False), bool):
+            raise TapeteError("bad-document", f"{where}: 'last' is true or false")
+        return Deal(last=raw.get("last", False)) if name == "deal" else Close()
     if name == "limits":
         if not isinstance(body, dict):
             raise TapeteError("bad-document", f"{where}: limits takes an object of table keys")
@@ -106,7 +108,8 @@ def _bet(game: Game, body: object, where: str) -> Bet:
         if not isinstance(body.get(key), str) or not body[key]:
             raise TapeteError("bad-document", f"{where}: a bet needs '{key}' (a string)")
     amount = body.get("amount")
-    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+    floor = 0 if body["kind"] in getattr(game, "zero_amount_kinds", ()) else 1   # circle blinds: 0 (VOCABULARY §8)
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount < floor:
         raise TapeteError("bad-document", f"{where}: bet {bet_id}: amount is a positive integer in cents", bet=bet_id)
     on = body.get("on")
     if on is not None and not isinstance(on, list):

@@ -46,7 +46,9 @@ class Act:
 
 @dataclass(frozen=True)
 class Deal:
-    """Close betting and deal the next hand or coup from the shoe."""
+    """Close betting and deal the next hand or coup from the shoe; `last`: the session's last coup."""
+
+    last: bool = False
 
 
 @dataclass(frozen=True)

@@ -76,6 +76,8 @@ class EdgeCase:
     table: dict[str, Any] = field(default_factory=dict)
     amount: int = 100
     extra: dict[str, Any] = field(default_factory=dict)
+    setup: tuple[Any, ...] = ()          # events played first (a line bet and the roll that gives it its point,
+                                         # for an odds bet); then only the case's own bet is measured
 
 
 class Game(ABC):
@@ -88,6 +90,7 @@ class Game(ABC):
     outcome_names: ClassVar[tuple[str, ...]] = ()
     extra_bet_fields: ClassVar[frozenset[str]] = frozenset()
     extra_act_fields: ClassVar[frozenset[str]] = frozenset()
+    zero_amount_kinds: ClassVar[frozenset[str]] = frozenset()   # kinds whose amount may be 0 (circle poker's hand)
 
     # -- description -------------------------------------------------------------------------------
     @property

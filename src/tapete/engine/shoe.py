@@ -8,7 +8,7 @@ behind the cut (stop) card: the coup in which it is reached is completed, a furt
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tapete.core.cards import Card, parse_shoe, shoe_of
 from tapete.core.errors import TapeteError
@@ -23,6 +23,8 @@ class Shoe:
     position: int = 0
     cut_index: int | None = None      # index of the first card behind the cut card
     decks: int = 6
+    face_up: list[int] = field(default_factory=list)   # indices found face up in the shoe: eliminated
+    eliminated: list[str] = field(default_factory=list)
 
     @classmethod
     def from_document(cls, cards: Sequence[object], *, decks: int, deck: str = "french", jokers: int = 0,
@@ -41,6 +43,25 @@ class Shoe:
         cut = len(cards) - cut_from_end if cut_from_end is not None else None
         return cls(cards, burn, cut, decks)
 
+    @classmethod
+    def prepared(cls, rng: TableRng, *, decks: int, reserve: tuple[int, int] | int, burn: int = 0,
+                 deck: str = "french") -> Shoe:
+        """A live shoe as the card-game texts prepare it: shuffled with the table CSPRNG, cut by a player
+        (a rotation at a random point), the cut (or red) card placed with `reserve` cards behind it (an exact
+        count, or a (least, most) range drawn uniformly), and `burn` cards set aside (000:404-406; 000:524-526)."""
+        cards = [c.text for c in shoe_of(decks, deck)]
+        rng.shuffle(cards)
+        at = rng.randbelow(len(cards))
+        cards = cards[at:] + cards[:at]
+        low, high = (reserve, reserve) if isinstance(reserve, int) else reserve
+        behind = low + rng.randbelow(high - low + 1)
+        return cls(cards, burn, len(cards) - behind, decks)
+
+    @property
+    def at_cut(self) -> bool:
+        """The next card is the first behind the cut card: the cut (red) card itself shows now."""
+        return self.cut_index is not None and self.position == self.cut_index
+
     @property
     def remaining(self) -> int:
         return len(self.cards) - self.position
@@ -51,6 +72,10 @@ class Shoe:
         return self.cut_index is not None and self.position > self.cut_index
 
     def draw(self) -> Card:
+        """The next card; a card found face up in the shoe is eliminated and the next one dealt (000:408)."""
+        while self.position in self.face_up:
+            self.eliminated.append(self.cards[self.position])
+            self.position += 1
         if self.position >= len(self.cards):
             raise TapeteError("shoe-exhausted", f"the shoe ran out after {len(self.cards)} cards")
         card = Card(self.cards[self.position])

@@ -22,6 +22,12 @@ def register_player(*game_ids: str) -> Callable[[Callable[..., None]], Callable[
 
 def play_game(game: Any, jurisdiction: str, *, minimum: int, balance: int, seed: str | None, console: Console,
               read: Callable[[str], str] | None = None) -> None:
+    import tapete.terminal.bingo  # noqa: F401  (registers its game)
+    import tapete.terminal.blackjack  # noqa: F401
+    import tapete.terminal.boule  # noqa: F401
+    import tapete.terminal.craps  # noqa: F401
+    import tapete.terminal.trente_quarante  # noqa: F401
+    import tapete.terminal.wheel  # noqa: F401
     from tapete.terminal import roulette  # noqa: F401  (registers its games)
 
     player = PLAYERS.get(game.id)

@@ -12,6 +12,7 @@ from typing import Any
 
 from tapete.core.errors import TapeteError
 from tapete.core.money import euros, format_ratio
+from tapete.engine import zero_system
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
 from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
 from tapete.engine.settlement import BetResult, Settlement
@@ -77,7 +78,7 @@ class RouletteState:
 
 def held_amount(bet: RouletteBet) -> Fraction:
     """What a simple chance still holds: S, then S/2^(z-1) after z zeros (spec §1.6, docs/rulings.md)."""
-    return Fraction(bet.amount, 2 ** max(bet.zeros - 1, 0))
+    return zero_system.held(bet.amount, bet.zeros)
 
 
 LIVE = ("riding", "choice", "prison")
@@ -323,8 +324,7 @@ class RouletteGame(Game):
     @staticmethod
     def _below_minimum(rules: RouletteRules, limits: TableLimits, bet: RouletteBet) -> bool:
         """The lock (001:107 / 003:316-320): N/B/G compare the value S/2^z, Andalucía the held S/2^(z-1)."""
-        value = Fraction(bet.amount, 2 ** bet.zeros) if rules.prison_lock_basis == "value" else held_amount(bet)
-        return value < limits.minimum
+        return zero_system.below_minimum(bet.amount, bet.zeros, rules.prison_lock_basis, limits.minimum)
 
     def _announce_payments(self, state: RouletteState, rules: RouletteRules, bets: list[RouletteBet]) -> None:
         winners = [b for b in bets if b.phase == "done" and b.returned > 0]

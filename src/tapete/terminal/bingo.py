@@ -1,0 +1,248 @@
+"""Bingo at the terminal: the hall's board of 90 numbers, the caller's announcements, a CSPRNG draw.
+
+`run_bingo` is `tapete bingo` (a whole game of N cards, watched on a live board); `play_bingo` is `tapete play
+bingo` (you buy cards in a hall of other players). Both feed the engine's reducer: the claims, the prizes and the
+settlement are the ones `tapete settle` gives for the same round document, which `--json` prints.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from rich.console import Console, Group
+from rich.live import Live
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from tapete.core.errors import TapeteError
+from tapete.core.money import euros
+from tapete.core.rng import TableRng
+from tapete.engine.events import Bet, Outcome
+from tapete.engine.registry import get_game
+from tapete.games.bingo import NUMBERS, BingoState, Board, Grid, generate_cards
+from tapete.terminal import register_player
+
+DEMO_LINE, DEMO_BINGO = 10, 50      # percent of sales: a demonstration plan, not the catalog's (001:1122)
+DEMO_NOTE = ("prizes: a demonstration plan of 10 % (line) and 50 % (bingo) of sales — the real percentages are in "
+             "the Reglamento del Bingo, which the catalog refers to (001:1122)")
+
+
+def board_panel(drawn: list[int], title: str = "") -> Panel:
+    """The hall's display panel (001:1116): 1-90 in nine rows of ten, the drawn numbers lit, the last one framed."""
+    grid = Table.grid(padding=(0, 1))
+    for _ in range(10):
+        grid.add_column(justify="right")
+    lit = set(drawn)
+    last = drawn[-1] if drawn else None
+    for row in range(9):
+        cells = []
+        for n in range(row * 10 + 1, row * 10 + 11):
+            style = "bold white on red3" if n in lit else "grey50"
+            if n == last:
+                style = "bold black on yellow"
+            cells.append(Text(f"{n:>2}", style=style))
+        grid.add_row(*cells)
+    return Panel(grid, title=title or f"{len(drawn)} balls", expand=False)
+
+
+def card_table(grid: Grid, drawn: set[int], title: str) -> Table:
+    """One card as players hold it, the drawn numbers marked."""
+    t = Table(title=title, show_header=False, box=None, padding=(0, 1))
+    for _ in range(9):
+        t.add_column(justify="right")
+    for row in grid:
+        t.add_row(*[Text("  ") if n is None else Text(f"{n:>2}", style="bold white on green4" if n in drawn else "bold")
+                    for n in row])
+    return t
+
+
+def _leaders(board: Board, ids: list[str], count: int = 5) -> Text:
+    left = board.to_go()
+    order = np.argsort(left, kind="stable")[:count]
+    text = Text("closest: ")
+    for i in order:
+        text.append(f"{ids[i]} ({int(left[i])} to go)  ", style="cyan")
+    return text
+
+
+def _announce(console: Console, lines: list[str], skip_sales: bool = False) -> None:
+    for line in lines:
+        if line.startswith("ball ") or (skip_sales and ("cartones vendidos" in line or line.startswith("premios"))):
+            continue
+        style = "bold green" if line.startswith(("línea", "bingo")) else "italic"
+        console.print(Text(f"Jefe de mesa: {line}", style=style))
+
+
+def _round_document(jurisdiction: str, table: dict[str, Any], bets: list[Bet], drawn: list[int]) -> dict[str, Any]:
+    events: list[dict[str, Any]] = []
+    for b in bets:
+        body = {"id": b.id, "player": b.player, "kind": b.kind, "amount": b.amount, "on": list(b.on or ()), **b.extra}
+        events.append({"bet": body})
+    events.append({"draw": list(drawn)})
+    return {"game": "bingo", "jurisdiction": jurisdiction, "table": table, "events": events}
+
+
+def draw_game(state: BingoState, rng: TableRng, *, on_ball: Callable[[int, list[str]], None] | None = None) -> list[int]:
+    """Draw balls with the table's CSPRNG until the game's bingo; the engine claims for every card."""
+    game = get_game("bingo")
+    left = list(range(1, NUMBERS + 1))
+    drawn: list[int] = []
+    while not (state.partidas and state.partidas[-1].status == "ended"):
+        ball = left.pop(rng.randbelow(len(left)))
+        seen = len(state.log)
+        game.apply(state, Outcome("draw", [ball]))
+        drawn.append(ball)
+        if on_ball:
+            on_ball(ball, state.log[seen:])
+    return drawn
+
+
+def run_bingo(*, cards: int, seed: str | None, price: int, line: int | None, bingo: int | None, jurisdiction: str,
+              console: Console, delay: float = 0.0, live: bool | None = None, quiet: bool = False) -> dict[str, Any]:
+    """One game of `cards` CSPRNG cards: the live board while it draws, and the game's record."""
+    if cards < 1:
+        raise TapeteError("bad-document", "a game needs at least one card sold")
+    game = get_game("bingo")
+    rng = TableRng.from_hex(seed) if seed else TableRng()
+    grids = generate_cards(rng, cards)
+    sales = cards * price
+    table = {"minimum": price, "prizes": [{"line": sales * DEMO_LINE // 100 if line is None else line,
+                                            "bingo": sales * DEMO_BINGO // 100 if bingo is None else bingo}]}
+    bets = [Bet(f"A{i}", f"player-{i}", "card", price, tuple(g), {"series": "A", "serial": i}) for i, g in enumerate(grids, 1)]
+    state = game.open(jurisdiction, table)
+    for b in bets:
+        game.apply(state, b)
+    ids = [b.id for b in bets]
+    board = Board.of(grids)
+    drawn: list[int] = []
+    live = (console.is_terminal and not quiet) if live is None else live
+    if not quiet:
+        console.print(Panel.fit(f"[bold]Bingo[/bold] — {jurisdiction}   {cards} cards at {euros(price)}   seed {rng.seed.hex()}\n"
+                                f"line {euros(table['prizes'][0]['line'])}, bingo {euros(table['prizes'][0]['bingo'])}"
+                                + (f"\n[dim]{DEMO_NOTE}[/dim]" if line is None or bingo is None else "")))
+
+    def view() -> Group:
+        return Group(board_panel(drawn, f"ball {len(drawn)}: {drawn[-1]}" if drawn else "ready"), _leaders(board, ids))
+
+    def on_ball(ball: int, lines: list[str]) -> None:
+        drawn.append(ball)
+        board.mark(ball)
+        if live and display is not None:
+            display.update(view())
+            if delay:
+                time.sleep(delay)
+        if not quiet:
+            _announce(console, lines)
+
+    display: Live | None = None
+    if live:
+        with Live(view(), console=console, refresh_per_second=20, transient=False) as display:
+            draw_game(state, rng, on_ball=on_ball)
+    else:
+        draw_game(state, rng, on_ball=on_ball)
+        if not quiet:
+            console.print(view())
+    settlement = game.settle(game.finish(state)).document()
+    partida = state.partidas[-1]
+    if not quiet:
+        _show_winners(console, state, settlement)
+    return {"seed": rng.seed.hex(), "commitment": rng.commitment(), "draw": drawn,
+            "line": {"ball": partida.line_ball, "cards": partida.line_winners},
+            "bingo": {"ball": partida.bingo_ball, "cards": partida.bingo_winners},
+            "document": _round_document(jurisdiction, table, bets, drawn), "settlement": settlement}
+
+
+def _show_winners(console: Console, state: BingoState, settlement: dict[str, Any]) -> None:
+    partida = state.partidas[-1]
+    by_id = state.cards
+    drawn = set(partida.drawn)
+    for what, ids, ball in (("línea", partida.line_winners, partida.line_ball), ("bingo", partida.bingo_winners, partida.bingo_ball)):
+        for cid in ids:
+            console.print(card_table(by_id[cid].grid, drawn, f"{what} on ball {ball}: card {cid} — "
+                                     f"{euros(partida.paid.get(cid, 0))} in all"))
+    sales = sum(b["staked"] for b in settlement["bets"].values())
+    console.print(f"sales {euros(sales)}; prizes {euros(sales - settlement['house']['net'])}; "
+                  f"organiser {euros(settlement['house']['net'])}")
+
+
+# -- tapete play bingo -------------------------------------------------------------------------------------------
+
+HALL = 60        # other players' cards in the hall
+
+HELP = ("[bold]Bingo[/bold]: type how many cards you buy (at the table minimum each), [cyan]0[/cyan] or "
+        "[cyan]quit[/cyan] to leave. During the game: [cyan]Enter[/cyan] draws the next ball, [cyan]a[/cyan] draws "
+        "to the end. Claims are made for you on the ball that completes your line or bingo.")
+
+
+@register_player("bingo")
+def play_bingo(game: Any, jurisdiction: str, *, minimum: int, balance: int, seed: str | None, console: Console,
+               read: Callable[[str], str]) -> None:
+    rng = TableRng.from_hex(seed) if seed else TableRng()
+    console.print(Panel.fit(f"[bold]Bingo[/bold] — {jurisdiction}   card {euros(minimum)}   your money {euros(balance)}\n"
+                            f"[dim]seed {rng.seed.hex()} (replay with --seed); {DEMO_NOTE}[/dim]\n{HELP}"))
+    number = 0
+    while True:
+        try:
+            answer = read(f"[bold green]cards for the next game ({euros(balance)})? [/bold green]").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            answer = "quit"
+        if answer in ("", "0", "q", "quit", "exit"):
+            console.print(f"[bold]Good night.[/bold] You leave with {euros(balance)}.")
+            return
+        if answer in ("help", "?"):
+            console.print(HELP)
+            continue
+        if not answer.isdigit() or int(answer) * minimum > balance:
+            console.print(f"[red]a number of cards you can pay for ({balance // minimum} at most)[/red]")
+            continue
+        number += 1
+        balance = _one_game(game, jurisdiction, rng, int(answer), minimum, balance, number, console, read)
+
+
+def _one_game(game: Any, jurisdiction: str, rng: TableRng, mine: int, price: int, balance: int, number: int,
+              console: Console, read: Callable[[str], str]) -> int:
+    grids = generate_cards(rng, mine + HALL)
+    sales = len(grids) * price
+    table = {"minimum": price, "prizes": [{"line": sales * DEMO_LINE // 100, "bingo": sales * DEMO_BINGO // 100}]}
+    state = game.open(jurisdiction, table)
+    for i, g in enumerate(grids, 1):
+        owner = "you" if i <= mine else f"hall-{i}"
+        game.apply(state, Bet(f"G{number}-{i}", owner, "card", price, tuple(g), {"series": f"G{number}", "serial": i}))
+    balance -= mine * price
+    console.print(f"[italic]Cartones vendidos {len(grids)}, de la serie G{number} del número 1 al {len(grids)}. "
+                  f"Línea {euros(table['prizes'][0]['line'])}, bingo {euros(table['prizes'][0]['bingo'])}. "
+                  "Comienza la partida.[/italic]")
+    yours = [c for c in state.cards.values() if c.player == "you"]
+    auto = False
+
+    def on_ball(ball: int, lines: list[str]) -> None:
+        nonlocal auto
+        drawn = set(state.partidas[-1].drawn)
+        if not auto:
+            console.print(Text(f"  {ball}  ", style="bold black on yellow"), end=" ")
+            console.print(" ".join(f"{c.id}: {sum(n not in drawn for r in c.grid for n in r if n is not None)} to go" for c in yours))
+        _announce(console, lines, skip_sales=True)
+        if not auto and state.partidas[-1].status != "ended":
+            try:
+                auto = read("").strip().lower().startswith("a")
+            except (EOFError, KeyboardInterrupt):
+                auto = True
+
+    for c in yours:
+        console.print(card_table(c.grid, set(), f"your card {c.id}"))
+    draw_game(state, rng, on_ball=on_ball)
+    partida = state.partidas[-1]
+    console.print(board_panel(partida.drawn))
+    won = sum(partida.paid.get(c.id, 0) for c in yours)
+    for c in yours:
+        if partida.paid.get(c.id):
+            console.print(card_table(c.grid, set(partida.drawn), f"your card {c.id} wins {euros(partida.paid[c.id])}"))
+    balance += won
+    verdict = f"[green]you win {euros(won)}[/green]" if won else "[red]no prize this time[/red]"
+    console.print(f"game {number} over on ball {partida.bingo_ball}: {verdict} — balance {euros(balance)}")
+    return balance
+

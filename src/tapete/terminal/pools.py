@@ -1,0 +1,178 @@
+"""`tapete pool lototrot`: a day's tickets and the official result in, the prize table out.
+
+The tickets file is a JSON list of tickets (`{"id", "player", "on": [7 horses], "amount"}`, `kind` optional), JSON
+Lines of the same, `{"table": {...}, "tickets": [...]}`, or a round document whose bets are read. The result file
+is the `result` body of VOCABULARY.md §12 (`{"races": [...], "pool"?: {...}}`) or `{"result": {...}}`. The engine
+settles the same round document `tapete settle` would; this module only reads files and draws the tables.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from tapete.conformance.document import parse
+from tapete.core.errors import TapeteError
+from tapete.core.money import euros
+from tapete.engine.serialize import to_json
+from tapete.games.lototrot import CATEGORIES, LototrotState
+from tapete.games.pools import last_presentation_day, payable_from, payment_means, payment_place
+
+
+def _read_json(path: str, what: str) -> Any:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise TapeteError("bad-document", f"cannot read the {what} file {path}: {exc.strerror}") from exc
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        try:
+            return [json.loads(line) for line in text.splitlines() if line.strip()]
+        except json.JSONDecodeError as exc:
+            raise TapeteError("bad-document", f"the {what} file is neither JSON nor JSON Lines: {exc.msg} "
+                              f"(line {exc.lineno})") from exc
+
+
+def load_tickets(path: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(table keys found in the file, ticket bets)."""
+    data = _read_json(path, "tickets")
+    table: dict[str, Any] = {}
+    if isinstance(data, dict) and "events" in data:
+        table = dict(data.get("table", {}))
+        data = [e["bet"] for e in data["events"] if isinstance(e, dict) and "bet" in e]
+    elif isinstance(data, dict) and "tickets" in data:
+        table = dict(data.get("table", {}))
+        data = data["tickets"]
+    if not isinstance(data, list) or not all(isinstance(t, dict) for t in data):
+        raise TapeteError("bad-document", "the tickets file holds a list of tickets {id, player, on, amount}")
+    tickets = []
+    for n, t in enumerate(data, 1):
+        bet = {"kind": "pick-7", "player": t.get("player", t.get("id", f"t{n}")), **t}
+        bet.setdefault("id", f"t{n}")
+        tickets.append(bet)
+    return table, tickets
+
+
+def load_result(path: str) -> dict[str, Any]:
+    data = _read_json(path, "result")
+    if isinstance(data, dict) and set(data) == {"result"}:
+        data = data["result"]
+    if not isinstance(data, dict):
+        raise TapeteError("bad-document", "the result file holds {\"races\": [...], \"pool\"?: {...}}")
+    return data
+
+
+def euros_to_cents(text: str | None, what: str) -> int | None:
+    if text is None:
+        return None
+    try:
+        value = Decimal(text) * 100
+    except InvalidOperation as exc:
+        raise TapeteError("bad-document", f"{what} is an amount in euros, e.g. 40000 or 40000.50") from exc
+    if value != value.to_integral_value() or value < 0:
+        raise TapeteError("bad-document", f"{what} is an amount in euros with at most two decimals")
+    return int(value)
+
+
+def percent_number(text: str | None) -> int | float | None:
+    """--percentage as the JSON number a round document carries (read back exactly as a decimal)."""
+    if text is None:
+        return None
+    try:
+        value = Decimal(text)
+    except InvalidOperation as exc:
+        raise TapeteError("bad-table", "--percentage is a number, e.g. 60 or 62.5") from exc
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def pool_document(table: dict[str, Any], tickets: list[dict[str, Any]], result: dict[str, Any]) -> dict[str, Any]:
+    table = {"minimum": 50, **table}
+    return {"game": "lototrot", "jurisdiction": "ES-IB", "table": table,
+            "events": [{"bet": t} for t in tickets] + [{"result": result}]}
+
+
+def run_pool(doc: dict[str, Any]) -> tuple[LototrotState, dict[str, Any]]:
+    """The engine's state after the result, and the settlement document."""
+    parsed = parse(doc)
+    game = parsed.game
+    state = game.open(parsed.jurisdiction, parsed.table)
+    for event in parsed.events:
+        game.apply(state, event)
+    state = game.finish(state)
+    return state, game.settle(state).document()
+
+
+def pool_report(state: LototrotState, settlement: dict[str, Any], race_day: date | None) -> dict[str, Any]:
+    """The prize table as data: categories, tickets with payment point and means, the day's money."""
+    day = state.day
+    assert day is not None
+    categories = [{"category": f"{k}/7", "winners": day.winners[k], "per_winner": day.per_winner[k],
+                   "total": day.per_winner[k] * day.winners[k]} for k in CATEGORIES]
+    tickets = []
+    for t in state.tickets.values():
+        entry: dict[str, Any] = {"id": t.id, "player": t.player, "on": t.picks, "amount": t.amount, "right": t.correct,
+                                 "category": f"{t.category}/7" if t.category else None, "prize": t.prize}
+        if t.prize:
+            entry["paid_at"] = payment_place(t.prize)
+            entry["paid_by"] = payment_means(t.prize)
+        tickets.append(entry)
+    money = {"staked": day.staked, "prize_percentage": str(Decimal(day.percentage.numerator) / day.percentage.denominator),
+             "fund": day.fund, "organiser": day.house, "jackpot_in": day.jackpot_in, "reserve_in": day.reserve_in,
+             "paid": day.paid, "jackpot_out": day.jackpot_out, "reserve_out": day.reserve_out, "remainder": day.remainder}
+    report: dict[str, Any] = {"categories": categories, "tickets": tickets, "money": money, "settlement": settlement}
+    if race_day is not None:
+        report["payment"] = {"from": payable_from(race_day).isoformat(),
+                             "last_day": last_presentation_day(race_day).isoformat()}
+    return report
+
+
+def notes(state: LototrotState) -> list[str]:
+    """The result's races and the day's roll-downs, inversions and reserve movements."""
+    races = [line for line in state.log if line.startswith("race ")]
+    return races + (state.day.notes if state.day else [])
+
+
+def render_pool(console: Console, report: dict[str, Any], notes: list[str]) -> None:
+    m = report["money"]
+    cats = Table(title="Lototrot — prizes of the day", show_lines=False)
+    for col, justify in (("category", "left"), ("winners", "right"), ("per winner", "right"), ("total", "right")):
+        cats.add_column(col, justify=justify)   # type: ignore[arg-type]
+    for c in report["categories"]:
+        cats.add_row(c["category"], f"{c['winners']:,}".replace(",", " "), euros(c["per_winner"]) if c["winners"] else "—",
+                     euros(c["total"]) if c["winners"] else "—")
+    console.print(cats)
+    tickets = Table(title="tickets", show_lines=False)
+    for col in ("ticket", "player", "picks", "right", "category", "prize", "where / how"):
+        tickets.add_column(col, no_wrap=col in ("picks", "prize"))
+    for t in report["tickets"]:
+        where = f"{t['paid_at']}; {t['paid_by']}" if t["prize"] else ""
+        tickets.add_row(t["id"], t["player"], " ".join(map(str, t["on"])), str(t["right"]), t["category"] or "—",
+                        euros(t["prize"]) if t["prize"] else "—", where)
+    console.print(tickets)
+    money = Table.grid(padding=(0, 2))
+    money.add_column()
+    money.add_column(justify="right")
+    for label, key in (("staked (pool)", "staked"), ("to prizes", "fund"), ("organiser", "organiser"),
+                       ("7/7 amount brought in", "jackpot_in"), ("reserve fund brought in", "reserve_in"),
+                       ("prizes paid", "paid"), ("7/7 amount carried", "jackpot_out"), ("reserve fund carried", "reserve_out")):
+        money.add_row(label, euros(m[key]))
+    if m["remainder"]:
+        money.add_row("cents left by truncation", euros(m["remainder"]))
+    console.print(money)
+    for note in notes:
+        console.print(f"[dim]{note}[/dim]")
+    if "payment" in report:
+        p = report["payment"]
+        console.print(f"prizes payable from {p['from']}; tickets expire after {p['last_day']} (000:1845; 000:1853); "
+                      "unclaimed prizes go to the 7/7 of the first race day after that (000:1865-1867)")
+
+
+def pool_json(report: dict[str, Any], doc: dict[str, Any]) -> dict[str, Any]:
+    return to_json({"document": doc, **report})
