@@ -337,10 +337,6 @@ def report(
     console.print(f"report written to [bold]{page}[/bold]")
 
 
-from tapete.server.cli import register as _register_server  # noqa: E402 - serve, verify, audit
-
-_register_server(app)
-
 
 @app.command("bingo")
 def bingo_game(
