@@ -14,16 +14,18 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-# System packages: none needed yet (later: PostgreSQL, Chromium).
+# System packages: PostgreSQL (the server's tests start a throw-away cluster on loopback) and Debian's Chromium
+# (the browser tests drive /usr/bin/chromium; Playwright never downloads a browser of its own).
+# A no-op when both are installed; as root (CI) apt-get runs directly, otherwise through sudo.
 deps:
-	@true
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && test -x /usr/bin/chromium; then true; else \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q postgresql chromium; \
+	fi
 
+# The demo casino on an embedded SQLite database (tapete.db); the address is printed at start-up.
 run: venv
-	@$(BIN)/tapete games
-	@echo
-	@$(BIN)/tapete edge roulette-french -j ES
-	@echo
-	@echo "Play at the terminal:  $(BIN)/tapete play roulette-french -j ES"
+	@$(BIN)/tapete serve --config examples/casino.toml
 
 test: deps venv
 	$(BIN)/python -m pytest

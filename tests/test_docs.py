@@ -34,3 +34,28 @@ def test_rulings_cited_in_code_exist() -> None:
 def test_every_game_has_a_page() -> None:
     for game in all_games():
         assert (ROOT / "docs" / "games" / f"{game.id}.md").exists(), game.id
+
+
+def _documented(name: str, text: str) -> bool:
+    return f"`{name}`" in text
+
+
+def test_every_name_a_game_accepts_is_in_the_shared_vocabulary_or_ours() -> None:
+    """Kinds, verbs and table keys: FORMAT.md / VOCABULARY.md define them, or docs/vocabulary.md does."""
+    shared = ROOT.parent / "shared" / "conformance"
+    text = "".join((shared / f).read_text(encoding="utf-8") for f in ("FORMAT.md", "VOCABULARY.md"))
+    text += (ROOT / "docs" / "vocabulary.md").read_text(encoding="utf-8")
+    for game in all_games():
+        info = game.info()
+        names = [k["kind"] for k in info["kinds"]] + [v if isinstance(v, str) else v["verb"] for v in info["verbs"]]
+        names += [t["key"] for t in info["table"]]
+        for name in names:
+            assert _documented(name, text), (game.id, name)
+
+
+def test_every_error_code_is_documented() -> None:
+    shared = ROOT.parent / "shared" / "conformance" / "FORMAT.md"
+    text = shared.read_text(encoding="utf-8") + (ROOT / "docs" / "vocabulary.md").read_text(encoding="utf-8")
+    for path in (ROOT / "src").rglob("*.py"):
+        for code in re.findall(r'TapeteError\("([a-z-]+)"', path.read_text(encoding="utf-8")):
+            assert _documented(code, text), (path.name, code)

@@ -213,6 +213,8 @@ def simulate(
     rounds: Annotated[int, typer.Option("--rounds", "-n", help="rounds to simulate")] = 1_000_000,
     seed: Annotated[int, typer.Option(help="the same seed gives the same result, whatever the workers")] = 1,
     bets: Annotated[str | None, typer.Option(help="e.g. 'straight:17,split:17-20,red@prison' (default: one unit on each kind)")] = None,
+    strategy: Annotated[str | None, typer.Option(help="the decision policy of the bets that take one (default: the derived "
+                                                      "or optimal strategy the exact edge uses, e.g. basic-strategy)")] = None,
     workers: Annotated[int, typer.Option(help="local worker processes")] = 1,
     cluster: Annotated[str | None, typer.Option(help="a Dask scheduler address, e.g. tcp://10.0.0.5:8786")] = None,
     chunk: Annotated[int, typer.Option(help="rounds per chunk (one random stream each)")] = 1 << 22,
@@ -249,7 +251,7 @@ def simulate(
 
         try:
             result = run_simulation(g.id, jurisdiction, rounds, seed, specs, workers=workers, chunk=chunk,
-                                    progress=advance, map_chunks=mapper)
+                                    progress=advance, map_chunks=mapper, strategy=strategy)
         except TapeteError as exc:
             _fail(exc, as_json)
     doc = result.document()
@@ -336,6 +338,10 @@ def report(
                         compare=(chosen or list(JURISDICTIONS)) if compare else None, games=game)
     console.print(f"report written to [bold]{page}[/bold]")
 
+
+from tapete.server.cli import register as _register_server  # noqa: E402 - serve, verify, audit
+
+_register_server(app)
 
 
 @app.command("bingo")

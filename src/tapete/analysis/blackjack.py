@@ -561,6 +561,9 @@ def chart(jurisdiction: str) -> dict[str, Any]:
 
 
 # -- simulation: the same chart on random shoes, compiled ----------------------------------------------
+HIST_ZERO = 2 * 2 * SPLIT_HANDS + 1      # results run from -2 x SPLIT_HANDS to +2 x SPLIT_HANDS units (doubled)
+HIST_SIZE = 2 * HIST_ZERO + 1
+
 @njit(cache=True, inline="always")
 def _draw(deck: np.ndarray, left: np.ndarray) -> int:
     """One card without replacement: a random position among the cards left, swapped to the end (partial
@@ -614,10 +617,14 @@ def _play(counts: np.ndarray, left: np.ndarray, hard: int, ace: int, n: int, up:
 def _simulate(n_hands: int, seed: int, shoe: np.ndarray, first: np.ndarray, hs: np.ndarray, pair: np.ndarray,
               dbl_ok: np.ndarray, nxt: np.ndarray, final: np.ndarray, ptot: np.ndarray, psoft: np.ndarray,
               bj_pays: float, surrender: int, resplit: int, resplit_aces: int, max_hands: int,
-              trace: np.ndarray, outcome: np.ndarray) -> tuple[float, float]:
+              trace: np.ndarray, outcome: np.ndarray, hist: np.ndarray, sevens: np.ndarray) -> tuple[float, float]:
     """Sum and sum of squares of the player's result per unit bet, each hand from a full shoe. The first
     len(trace) hands leave their cards in dealing order in `trace` and their result in `outcome` (to replay them
-    through the reducer)."""
+    through the reducer).
+
+    `hist` counts the results exactly: index 0 a Black-Jack paid, else HIST_ZERO + 2 x the result in units (a
+    surrender is -1/2). `sevens` counts, for the Bolsa, the pattern of 7s among the box's first card, the up
+    card, the box's second card and the next card the box receives (bits 1, 2, 4, 8; 0 when it receives none)."""
     np.random.seed(seed)
     left = np.zeros(1, dtype=np.int64)
     total_cards = 0
@@ -647,6 +654,8 @@ def _simulate(n_hands: int, seed: int, shoe: np.ndarray, first: np.ndarray, hs: 
         p1 = _draw(counts, left)
         up = _draw(counts, left)
         p2 = _draw(counts, left)
+        before = left[0]
+        pattern = (1 if p1 == 7 else 0) + (2 if up == 7 else 0) + (4 if p2 == 7 else 0)
         result = 0.0
         if (p1 == 1 and p2 == 10) or (p1 == 10 and p2 == 1):
             d2 = _draw(counts, left)
@@ -655,6 +664,8 @@ def _simulate(n_hands: int, seed: int, shoe: np.ndarray, first: np.ndarray, hs: 
             acc += result
             acc2 += result * result
             last = result
+            hist[HIST_ZERO if dealer_bj else 0] += 1
+            sevens[pattern] += 1
             continue
         nh = 0
         if p1 == p2 and pair[p1, up]:
@@ -684,10 +695,15 @@ def _simulate(n_hands: int, seed: int, shoe: np.ndarray, first: np.ndarray, hs: 
                 acc += -0.5
                 acc2 += 0.25
                 last = -0.5
+                hist[HIST_ZERO - 1] += 1
+                sevens[pattern] += 1
                 continue
             nh = 1
             totals[0] = t
             units[0] = u
+        if left[0] < before and counts[before - 1] == 7:   # the box's next card (the swap put it there)
+            pattern += 8
+        sevens[pattern] += 1
         live = False
         for h in range(nh):
             if totals[h] <= 21:
@@ -714,6 +730,7 @@ def _simulate(n_hands: int, seed: int, shoe: np.ndarray, first: np.ndarray, hs: 
         acc += result
         acc2 += result * result
         last = result
+        hist[HIST_ZERO + int(2 * result)] += 1
     return acc, acc2
 
 
@@ -762,6 +779,8 @@ def simulate(jurisdiction: str, hands: int, seed: int = 1, chunks: int = 1, trac
     shoe = full_shoe(rules)
     trace = np.zeros((traced, 40), dtype=np.int64)
     outcome = np.zeros(traced)
+    hist = np.zeros(HIST_SIZE, dtype=np.int64)
+    sevens = np.zeros(16, dtype=np.int64)
     per = -(-hands // chunks)
     total = total2 = 0.0
     done = 0
@@ -773,7 +792,7 @@ def simulate(jurisdiction: str, hands: int, seed: int = 1, chunks: int = 1, trac
         chunk_seed = int(simulation_stream(seed, chunk).integers(0, 2**31 - 1))
         a, b = _simulate(n, chunk_seed, shoe, sol.first, sol.hs, sol.pair, sol.can_double, nxt, final, ptot, psoft,
                          float(rules.blackjack_pays), int(rules.surrender), int(rules.resplit),
-                         int(sol.table.resplit_aces), SPLIT_HANDS, trace, outcome)
+                         int(sol.table.resplit_aces), SPLIT_HANDS, trace, outcome, hist, sevens)
         total += a
         total2 += b
         done += n
@@ -781,3 +800,121 @@ def simulate(jurisdiction: str, hands: int, seed: int = 1, chunks: int = 1, trac
     mean = total / done
     var = max(total2 / done - mean * mean, 0.0)
     return SimulationResult(done, mean, math.sqrt(var / done), seconds, trace, outcome)
+
+
+# -- `tapete simulate blackjack`: the same kernel, as histograms of exact returns ----------------------------
+STRATEGY = "basic-strategy"          # the derived chart of `solve`, the one `tapete edge` measures
+
+
+def _play_histograms(jurisdiction: str, hands: int, seed: int, traced: int = 0
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(result counts, 7-pattern counts, trace, outcome) of `hands` hands from the compiled kernel."""
+    rules = BLACKJACK_RULES[jurisdiction]
+    sol = solve(rules)
+    nxt, final = dealer_tables(rules)
+    ptot, psoft = _player_tables()
+    trace = np.zeros((traced, 40), dtype=np.int64)
+    outcome = np.zeros(traced)
+    hist = np.zeros(HIST_SIZE, dtype=np.int64)
+    sevens = np.zeros(16, dtype=np.int64)
+    _simulate(hands, seed, full_shoe(rules), sol.first, sol.hs, sol.pair, sol.can_double, nxt, final, ptot, psoft,
+              float(rules.blackjack_pays), int(rules.surrender), int(rules.resplit), int(sol.table.resplit_aces),
+              SPLIT_HANDS, trace, outcome, hist, sevens)
+    return hist, sevens, trace, outcome
+
+
+def main_returns(rules: BlackjackRules) -> list[Fraction]:
+    """Return per unit initially staked (1 + net) of each index of the kernel's result histogram."""
+    out = [1 + Fraction(i - HIST_ZERO, 2) for i in range(HIST_SIZE)]
+    out[0] = 1 + Fraction(rules.blackjack_pays)      # 000:350-356 via the rules object: the Black-Jack payout
+    return out
+
+
+def bolsa_return(game: BlackjackGame, rules: BlackjackRules, cards: list[str]) -> Fraction:
+    """What the reducer's own Bolsa settlement (003:823-843) returns per unit on the box's first cards."""
+    from types import SimpleNamespace
+
+    state = SimpleNamespace(box_cards={1: cards}, limits=SimpleNamespace(bolsa_jackpot=None))
+    bet = SimpleNamespace(box=1, amount=1)
+    return Fraction(game._bolsa(state, rules, bet))  # type: ignore[arg-type]  # noqa: SLF001
+
+
+def bolsa_histogram(game: BlackjackGame, rules: BlackjackRules, sevens: np.ndarray,
+                    gen: np.random.Generator) -> dict[Fraction, int]:
+    """The Bolsa's returns: the kernel counts the pattern of 7s among (box card 1, up card, box card 2, the box's
+    next card); the suits of those 7s are a uniform draw without replacement from the shoe's 4 x decks sevens
+    (drawn here from `gen`), and the reducer's `_bolsa` settles each suit pattern."""
+    per_suit = rules.decks
+    hist: dict[Fraction, int] = {}
+    memo: dict[tuple[str, ...], Fraction] = {}
+    other = "2S"
+    for pattern, k in enumerate(sevens):
+        k = int(k)
+        if not k:
+            continue
+        where = [i for i in range(4) if pattern >> i & 1]
+        m = len(where)
+        if not m or not pattern & 1:               # no 7 first: only the suitless classes matter
+            key = (other,)
+            if key not in memo:
+                memo[key] = bolsa_return(game, rules, [other, other, other])
+            hist[memo[key]] = hist.get(memo[key], 0) + k
+            continue
+        picks = gen.integers(0, np.arange(4 * per_suit, 4 * per_suit - m, -1), size=(k, m), dtype=np.int64)
+        suits = np.empty((k, m), dtype=np.int64)
+        pool = np.tile(np.arange(4 * per_suit), (k, 1))   # sevens 0..4d-1, suit = index % 4
+        rows = np.arange(k)
+        for j in range(m):                          # partial Fisher-Yates over each row's pool
+            pos = j + picks[:, j]
+            chosen = pool[rows, pos].copy()
+            pool[rows, pos] = pool[rows, j]
+            pool[rows, j] = chosen
+            suits[:, j] = chosen % 4
+        codes, counts = np.unique(suits @ (4 ** np.arange(m)), return_counts=True)
+        for code, n in zip(codes, counts, strict=True):
+            suit = [int(code) // 4**j % 4 for j in range(m)]
+            seq = {pos: "7" + "SHDC"[s] for pos, s in zip(where, suit, strict=True)}
+            box = [seq.get(0, other), seq.get(2, other)] + ([seq[3]] if 3 in seq else [other])
+            key = tuple(box)
+            if key not in memo:
+                memo[key] = bolsa_return(game, rules, box)
+            hist[memo[key]] = hist.get(memo[key], 0) + int(n)
+    return hist
+
+
+class BlackjackKernel:
+    """`tapete simulate blackjack`: the main bet under the derived basic strategy, and the Bolsa (ES-AN), one box
+    dealt from a full shoe each hand. The compiled kernel's own generator is seeded from the chunk's stream."""
+
+    strategies = {"main": (STRATEGY,)}
+
+    def __init__(self, game: BlackjackGame, jurisdiction: str) -> None:
+        self.game = game
+        self.jurisdiction = jurisdiction
+        self.rules = game.rules_for(jurisdiction)
+
+    def check(self, specs: list[Any]) -> None:
+        from tapete.core.errors import TapeteError
+
+        for spec in specs:
+            if spec.kind == "main" and spec.option in (None, STRATEGY):
+                continue
+            if spec.kind == "bolsa" and self.rules.bolsa and spec.option in (None, "jackpot-3000x"):
+                continue
+            raise TapeteError("unknown-bet-kind", f"blackjack in {self.jurisdiction} simulates main@{STRATEGY}"
+                              + (" and bolsa (the jackpot at 3000 x)" if self.rules.bolsa else "")
+                              + f", not {spec.label()}")
+
+    def run(self, specs: list[Any], rounds: int, gen: np.random.Generator) -> list[dict[Fraction, int]]:
+        self.check(specs)
+        hist, sevens, _, _ = _play_histograms(self.jurisdiction, rounds, int(gen.integers(0, 2**31 - 1)))
+        main = {r: int(k) for r, k in zip(main_returns(self.rules), hist, strict=True) if k}
+        out = []
+        for spec in specs:
+            out.append(dict(main) if spec.kind == "main" else bolsa_histogram(self.game, self.rules, sevens, gen))
+        return out
+
+    def traced(self, rounds: int, seed: int) -> tuple[np.ndarray, list[Fraction]]:
+        """The first `rounds` hands' cards in dealing order (values; 0 pads) and each main bet's return per unit."""
+        hist, _, trace, outcome = _play_histograms(self.jurisdiction, rounds, seed, traced=rounds)
+        return trace, [1 + Fraction(float(x)).limit_denominator(4) for x in outcome]

@@ -26,7 +26,7 @@ import numpy as np
 
 from tapete.core.rng import simulation_stream
 from tapete.engine.events import Bet
-from tapete.engine.game import Game
+from tapete.engine.game import EdgeCase, Game
 from tapete.engine.registry import get_game
 
 BET_ID, PLAYER = "edge", "player"    # as the exact solver names its bet, so setups (odds on a line bet) agree
@@ -301,7 +301,7 @@ class SimulationResult:
 
 def exact_edges_for(game: Game, jurisdiction: str, specs: Iterable[BetSpec]) -> dict[BetSpec, Fraction]:
     """The exact edge of each simulated bet where `tapete edge` has one."""
-    from tapete.analysis.exact import edges
+    from tapete.analysis.exact import edge_of, edges
 
     try:
         found = edges(game, jurisdiction)
@@ -310,18 +310,51 @@ def exact_edges_for(game: Game, jurisdiction: str, specs: Iterable[BetSpec]) -> 
     out = {}
     for spec in specs:
         for r in found:
-            if r.kind == spec.kind and r.option == spec.option and (r.on is None or tuple(r.on) == tuple(spec.on or ())):
+            if r.method == "exact" and r.kind == spec.kind and r.option == spec.option and (
+                    r.on is None or tuple(r.on) == tuple(spec.on or ())):   # a simulated figure is no exact column
                 out[spec] = r.house_edge
+        if spec not in out and spec.setup:      # a bet after its setup (craps odds): `tapete edge` lists it by
+            # what the setup gave it (odds on pass 4); the case itself is solved here
+            case = EdgeCase(spec.kind, spec.on, spec.option, dict(spec.table or {}), spec.amount, setup=spec.setup)
+            out[spec] = edge_of(game, jurisdiction, case).house_edge
+    return out
+
+
+def with_strategy(specs: list[BetSpec], strategy: str, kernel: Any, explicit: bool) -> list[BetSpec]:
+    """`--strategy NAME`: the decision policy of the bets that take one. A kernel names them in `strategies`
+    (kind -> the strategies it plays; the first is the one the exact edge uses); there NAME replaces the default
+    option, and it fills any bet given without an @option."""
+    from dataclasses import replace
+
+    from tapete.core.errors import TapeteError
+
+    kinds: dict[str, tuple[str, ...]] = getattr(kernel, "strategies", {})
+    out = []
+    for spec in specs:
+        if spec.kind in kinds and (spec.option is None or not explicit):
+            if strategy not in kinds[spec.kind]:
+                raise TapeteError("unknown-strategy", f"{spec.kind}: the simulation plays {', '.join(kinds[spec.kind])}, "
+                                  f"not {strategy!r}")
+            spec = replace(spec, option=strategy)
+        elif spec.option is None and explicit and not kinds:
+            spec = replace(spec, option=strategy)
+        if spec not in out:
+            out.append(spec)
     return out
 
 
 def simulate(game_id: str, jurisdiction: str, rounds: int, seed: int, specs: list[BetSpec] | None = None,
              workers: int = 1, chunk: int = DEFAULT_CHUNK, progress: Callable[[int], None] | None = None,
-             with_exact: bool = True, map_chunks: Callable[..., Iterable[list[Histogram]]] | None = None) -> SimulationResult:
-    """Simulate `rounds` rounds in chunks of `chunk`; chunk i always draws from stream (seed, i)."""
+             with_exact: bool = True, map_chunks: Callable[..., Iterable[list[Histogram]]] | None = None,
+             strategy: str | None = None) -> SimulationResult:
+    """Simulate `rounds` rounds in chunks of `chunk`; chunk i always draws from stream (seed, i). `strategy`
+    replaces the default decision policy (see `with_strategy`)."""
     game = get_game(game_id)
     game.rules_for(jurisdiction)
+    explicit = bool(specs)
     specs = specs or default_specs(game, jurisdiction)
+    if strategy is not None:
+        specs = with_strategy(specs, strategy, _kernel(game_id, jurisdiction), explicit)
     sizes = [min(chunk, rounds - i) for i in range(0, rounds, chunk)]
     jobs = [(game_id, jurisdiction, specs, size, seed, i) for i, size in enumerate(sizes)]
     stats = [BetStats(s) for s in specs]

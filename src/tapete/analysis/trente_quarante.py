@@ -227,3 +227,133 @@ def simulate(coups: int, seed: int = 1, decks: int = 6) -> dict[str, float]:
     s = int(simulation_stream(seed, 0).integers(0, 2**31 - 1))
     k = _simulate(coups, s, shoe_counts(decks), 31)
     return {"black": k[0] / coups, "red": k[1] / coups, "tie_31": k[2] / coups, "tie_other": k[3] / coups}
+
+
+# -- `tapete simulate trente-quarante`: whole bets, the zero rule included -----------------------------------
+PRISON_DEPTH = 64            # 31-31 ties met by one bet; deeper (never seen) counts as the last
+
+
+@njit(cache=True, inline="always")
+def _tq_coup(deck: np.ndarray, value: np.ndarray, stop: int, trace: np.ndarray, row: int, used: np.ndarray) -> tuple[int, int, int]:
+    """One coup from a full shoe (the deck array stays a permutation; drawn cards swap to its end): the black
+    row, then the red, each until `stop` (000:528). Returns (black total, red total, first card)."""
+    left = deck.size
+    totals = np.zeros(2, dtype=np.int64)
+    first = -1
+    for r in range(2):
+        s = 0
+        while s < stop:
+            j = int(np.random.random() * left)
+            left -= 1
+            card = deck[j]
+            deck[j] = deck[left]
+            deck[left] = card
+            if first < 0:
+                first = card
+            s += value[card]
+            if row < trace.shape[0] and used[row] < trace.shape[1]:
+                trace[row, used[row]] = card
+                used[row] += 1
+        totals[r] = s
+    return totals[0], totals[1], first
+
+
+@njit(cache=True)
+def _tq_rounds(n: int, seed: int, value: np.ndarray, red: np.ndarray, stop: int, first: np.ndarray,
+               prison: np.ndarray, trace: np.ndarray, used: np.ndarray) -> None:
+    """first[black total - stop, red total - stop, first card red]: the coup on which every bet rides.
+    After a 31-31 tie the bets in prison ride further coups, each from a full shoe as the exact analysis takes
+    them: prison[ties met, black total - stop, red total - stop, first card red] counts the coup that decides
+    them (equal totals other than 31 wait, B9-4; another 31-31 adds a tie)."""
+    np.random.seed(seed)
+    deck = np.arange(value.size)
+    for r in range(n):
+        bt, rt, c = _tq_coup(deck, value, stop, trace, r, used)
+        first[bt - stop, rt - stop, red[c]] += 1
+        if bt != stop or rt != stop:
+            continue
+        zeros = 1
+        while True:
+            bt, rt, c = _tq_coup(deck, value, stop, trace, r, used)
+            if bt == rt:
+                if bt == stop and zeros < prison.shape[0] - 1:
+                    zeros += 1
+                continue
+            prison[zeros, bt - stop, rt - stop, red[c]] += 1
+            break
+
+
+def shoe_cards(decks: int) -> list[str]:
+    return [r + s for _ in range(decks) for s in "SHDC" for r in "A23456789TJQK"]
+
+
+class TrenteQuaranteKernel:
+    """`tapete simulate trente-quarante`: each chance half back at 31-31, in prison, or insured (1%)."""
+
+    OPTIONS = ("half", "prison", "insured")
+
+    def __init__(self, game: Any, jurisdiction: str) -> None:
+        from tapete.games.trente_quarante import is_red
+
+        self.game = game
+        self.rules = game.rules_for(jurisdiction)
+        self.cards = shoe_cards(self.rules.decks)
+        self.value = np.array([card_value(c) for c in self.cards], dtype=np.int64)
+        self.red = np.array([int(is_red(c)) for c in self.cards], dtype=np.int64)
+
+    def _check(self, specs: list[Any]) -> None:
+        from tapete.core.errors import TapeteError
+
+        for spec in specs:
+            if spec.kind not in self.rules.kinds or spec.option not in self.OPTIONS:
+                raise TapeteError("unknown-bet-kind", f"trente-quarante simulates {', '.join(self.rules.kinds)} each "
+                                  f"@{', @'.join(self.OPTIONS)}, not {spec.label()}")
+
+    def play(self, rounds: int, seed: int, traced: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        stop = self.rules.row_stop
+        first = np.zeros((11, 11, 2), dtype=np.int64)
+        prison = np.zeros((PRISON_DEPTH, 11, 11, 2), dtype=np.int64)
+        trace = np.zeros((traced, 120), dtype=np.int64)
+        used = np.zeros(traced, dtype=np.int64)
+        _tq_rounds(rounds, seed, self.value, self.red, stop, first, prison, trace, used)
+        return first, prison, trace, used
+
+    def returned(self, kind: str, option: str, bt: int, rt: int, first_red: bool, zeros: int = 0) -> Fraction:
+        """Per unit of the chance, 1 + net (the premium counted in the stake): the reducer's `winners`, payout and
+        zero system (000:504-514; 003:1121-1133; the refund and the held stake of tapete.engine.zero_system)."""
+        from tapete.engine import zero_system
+        from tapete.games.trente_quarante import winners
+
+        stop = self.rules.row_stop
+        premium = self.rules.insurance_premium if option == "insured" else Fraction(0)
+        won = winners(bt, rt, first_red)
+        if zeros:                                        # freed from prison or lost
+            back = zero_system.held(1, zeros) if won is not None and kind in won else Fraction(0)
+        elif won is not None:
+            back = 1 + self.rules.payout if kind in won else Fraction(0)
+        elif bt != stop or option == "insured":          # void, or insured at the 31 tie: the stake back
+            back = Fraction(1)
+        elif option == "half":
+            back = zero_system.refund(1, 1)
+        else:
+            raise ValueError("a prison bet at 31-31 is settled by the coups after it")
+        return back - premium
+
+    def histogram(self, kind: str, option: str, first: np.ndarray, prison: np.ndarray) -> dict[Fraction, int]:
+        stop = self.rules.row_stop
+        hist: dict[Fraction, int] = {}
+        for b, r, c in zip(*np.nonzero(first), strict=True):
+            if b == r == 0 and option == "prison":
+                continue
+            ret = self.returned(kind, option, stop + int(b), stop + int(r), bool(c))
+            hist[ret] = hist.get(ret, 0) + int(first[b, r, c])
+        if option == "prison":
+            for z, b, r, c in zip(*np.nonzero(prison), strict=True):
+                ret = self.returned(kind, option, stop + int(b), stop + int(r), bool(c), int(z))
+                hist[ret] = hist.get(ret, 0) + int(prison[z, b, r, c])
+        return hist
+
+    def run(self, specs: list[Any], rounds: int, gen: np.random.Generator) -> list[dict[Fraction, int]]:
+        self._check(specs)
+        first, prison, _, _ = self.play(rounds, int(gen.integers(0, 2**31 - 1)))
+        return [self.histogram(s.kind, s.option, first, prison) for s in specs]

@@ -91,6 +91,17 @@ class Game(ABC):
     extra_bet_fields: ClassVar[frozenset[str]] = frozenset()
     extra_act_fields: ClassVar[frozenset[str]] = frozenset()
     zero_amount_kinds: ClassVar[frozenset[str]] = frozenset()   # kinds whose amount may be 0 (circle poker's hand)
+    # What a live table's shoe is made of, where the game has no `live_shoe`/`new_shoe` hook of its own
+    # (the server shuffles it with the table CSPRNG): the deck, its jokers, how many decks (None: the rules'
+    # `decks`), and whether every round is dealt from a complete, freshly shuffled deck.
+    live_deck: ClassVar[str] = "french"
+    live_jokers: ClassVar[int] = 0
+    live_decks: ClassVar[int | None] = None
+    fresh_deck_each_round: ClassVar[bool] = False
+
+    def live_cut_from_end(self, jurisdiction: str) -> int | None:
+        """Cards behind the cut (stop) card of a live shoe, where the catalog fixes it; None: the server's."""
+        return None
 
     # -- description -------------------------------------------------------------------------------
     @property

@@ -17,7 +17,7 @@ from tapete.core.money import euros
 from tapete.core.rng import TableRng
 from tapete.engine import zero_system
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
-from tapete.engine.game import Action, Game, KindInfo, TableKey
+from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
 from tapete.engine.registry import register
 from tapete.engine.rules import Rules
 from tapete.engine.settlement import BetResult, Settlement
@@ -443,6 +443,12 @@ class TrenteQuaranteGame(Game):
         programme over shoe compositions (tapete.analysis.trente_quarante)."""
         return []
 
+    def edge_cases(self, jurisdiction: str) -> list[EdgeCase]:
+        """What `tapete simulate` lays by default: each chance half back at a 31-31 tie, left in prison, or insured
+        (1%, 004:5); `tapete edge` answers through `exact_edges`."""
+        return [EdgeCase(kind, option=option, extra={"insured": True} if option == "insured" else {})
+                for kind in self.rules_for(jurisdiction).kinds for option in ("half", "prison", "insured")]
+
     def exact_edges(self, jurisdiction: str) -> list[Any]:
         from tapete.analysis.trente_quarante import exact_edges
 
@@ -454,3 +460,19 @@ def _is_int(value: object) -> bool:
 
 
 TRENTE_QUARANTE = register(TrenteQuaranteGame())
+
+
+def _simulation_kernel(game: Game, jurisdiction: str) -> Any:
+    """`tapete simulate trente-quarante` runs the compiled coup kernel of tapete.analysis.trente_quarante."""
+    from tapete.analysis.trente_quarante import TrenteQuaranteKernel
+
+    return TrenteQuaranteKernel(game, jurisdiction)
+
+
+def _register_kernel() -> None:
+    from tapete.analysis.simulate import KERNELS
+
+    KERNELS[TRENTE_QUARANTE.id] = _simulation_kernel
+
+
+_register_kernel()

@@ -22,10 +22,14 @@ def register_player(*game_ids: str) -> Callable[[Callable[..., None]], Callable[
 
 def play_game(game: Any, jurisdiction: str, *, minimum: int, balance: int, seed: str | None, console: Console,
               read: Callable[[str], str] | None = None) -> None:
+    import tapete.terminal.baccarat  # noqa: F401
+    import tapete.terminal.banked_poker  # noqa: F401
     import tapete.terminal.bingo  # noqa: F401  (registers its game)
     import tapete.terminal.blackjack  # noqa: F401
     import tapete.terminal.boule  # noqa: F401
     import tapete.terminal.craps  # noqa: F401
+    import tapete.terminal.monte  # noqa: F401
+    import tapete.terminal.poker  # noqa: F401
     import tapete.terminal.trente_quarante  # noqa: F401
     import tapete.terminal.wheel  # noqa: F401
     from tapete.terminal import roulette  # noqa: F401  (registers its games)

@@ -16,7 +16,7 @@ from tapete.core.errors import TapeteError
 from tapete.core.money import euros, format_ratio
 from tapete.core.rng import TableRng
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
-from tapete.engine.game import Action, Game, KindInfo, TableKey
+from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
 from tapete.engine.settlement import BetResult, Settlement
 from tapete.engine.shoe import Shoe
 from tapete.games.blackjack.hand import (
@@ -736,6 +736,15 @@ class BlackjackGame(Game):
         """Cards come from the state's shoe in its order: no chance event. The exact analysis works over shoe
         compositions instead (tapete.analysis.blackjack)."""
         return []
+
+    def edge_cases(self, jurisdiction: str) -> list[EdgeCase]:
+        """What `tapete simulate` lays by default: the main bet under the derived basic strategy, and the Bolsa
+        where the catalog has it (003:813-843). `tapete edge` answers through `exact_edges`."""
+        rules = self.rules_for(jurisdiction)
+        cases = [EdgeCase("main", option="basic-strategy", extra={"box": 1})]
+        if rules.bolsa:
+            cases.append(EdgeCase("bolsa", option="jackpot-3000x", extra={"box": 1}))
+        return cases
 
     def exact_edges(self, jurisdiction: str) -> list[Any]:
         from tapete.analysis.blackjack import exact_edges

@@ -1,0 +1,1135 @@
+"""Chemin de fer (baccara, ferrocarril): a player holds the bank against a punto hand, coup after coup.
+
+ES 001:681-926; ES-IB 000:793-1019; ES-GA 002:498-688; ES-AN 003:1756-2458 (without 003:1843-1888, which is
+punto y banca text). Vocabulary: VOCABULARY.md §2. A document carries the table from coup to coup: the bank
+bet lives until the banker loses, passes or the document ends; each coup's stakes are covered in the order of
+priority, the punto hand and the bank decide in turn (`act.by`), and irregularities are one verb per rule of
+the catalog's chapter VIII (001:874-926), applied as the text prescribes (R: docs/rulings.md#chemin-irregularities).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from tapete.core.errors import TapeteError
+from tapete.core.money import euros
+from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
+from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
+from tapete.engine.registry import register
+from tapete.engine.rules import Rules
+from tapete.engine.settlement import BetResult, Settlement
+from tapete.engine.shoe import Shoe
+from tapete.games.baccarat import tableau
+from tapete.games.baccarat.common import (
+    BankAccount,
+    Hand,
+    Stake,
+    accept,
+    check_line,
+    draw_card,
+    is_int,
+    rotation_key,
+    seat_fields,
+    settle_stake,
+)
+
+KINDS = ("bank", "player", "bank-share")
+PLAY_VERBS = ("draw", "stand", "cuadro", "give", "refuse")
+MONEY_VERBS = ("banco", "banco-with-table", "last-completes", "pass", "garage", "top-up", "all-goes")
+IRREGULARITIES = ("early-draw", "burn-exposed", "expose", "fifth-card", "extra-initial-card", "two-cards", "drop-card",
+                  "early-abat", "forget-abat", "throw-cards", "wrong-call", "mistaken-call", "too-slow", "outside-advice")
+HANDS = ("player", "bank", "croupier")
+
+# The coup's stages, in the order the catalog plays them (B.5.5). An act fills the stage it belongs to; the
+# coup advances through forced stages on its own, and stops where a free decision has not been written.
+DEALT, PUNTO, BANK_ABAT, PUNTO_CARD, BANK, BANK_CARD, SHOWDOWN, DONE = range(8)
+
+
+@dataclass(frozen=True)
+class CheminRules(Rules):
+    decks: int
+    cards_below_stop: int
+    burn: str
+    minimum_players: int
+    punto_draws_on: tuple[int, ...]
+    punto_chooses_on: tuple[int, ...]
+    punto_default_on_choice: str
+    banco_free_on_authorisation: bool
+    bank_must_draw_on: tuple[int, ...]
+    bank_table: tuple[str, ...]
+    bank_table_in_catalog: bool
+    bank_default: str
+    tie: str
+    payout: Fraction
+    cagnotte: Fraction
+    bank_maximum_multiple: int
+    unlimited_bank_on_authorisation: bool
+    garage_threshold_multiple: int
+    line_stakes_play: Fraction
+    cards_thrown_by_punto: str
+
+
+def _rules(jurisdiction: str, sources: dict[str, str], **fields: Any) -> CheminRules:
+    base: dict[str, Any] = dict(
+        decks=6, cards_below_stop=7, burn="none", minimum_players=4, punto_draws_on=(0, 1, 2, 3, 4),
+        punto_chooses_on=(5,), punto_default_on_choice="stand", banco_free_on_authorisation=True,
+        bank_must_draw_on=(0,), bank_table=tableau.T_CF_SEED, bank_table_in_catalog=False,
+        bank_default="T-PB (T-CF drawing in its two O cells)", tie="void", payout=Fraction(1),
+        cagnotte=Fraction(5, 100), bank_maximum_multiple=100, unlimited_bank_on_authorisation=True,
+        garage_threshold_multiple=50, line_stakes_play=Fraction(1, 2), cards_thrown_by_punto="the punto loses",
+    )
+    base.update(fields)
+    return CheminRules(jurisdiction=jurisdiction, sources=sources, **base)
+
+
+def _sources(seed: str, lines: dict[str, str]) -> dict[str, str]:
+    return {k: v if v.startswith(("R:", seed)) else f"{seed}:{v}" for k, v in lines.items()}
+
+
+RULES: dict[str, CheminRules] = {
+    "ES": _rules("ES", _sources("001", {
+        "decks": "691", "cards_below_stop": "840", "burn": "838-840 (silent); R: docs/rulings.md#chemin-no-burn",
+        "minimum_players": "836", "punto_draws_on": "805", "punto_chooses_on": "807",
+        "punto_default_on_choice": "813", "banco_free_on_authorisation": "811", "bank_must_draw_on": "811",
+        "bank_table": "815-832; R: docs/rulings.md#baccarat-letter-i", "bank_table_in_catalog": "817-832",
+        "bank_default": "811; 815; R: docs/rulings.md#chemin-bank-default", "tie": "795",
+        "payout": "868; R: docs/rulings.md#chemin-even-money", "cagnotte": "781; 868",
+        "bank_maximum_multiple": "779", "unlimited_bank_on_authorisation": "779; 791",
+        "garage_threshold_multiple": "785; R: docs/rulings.md#chemin-garage-threshold", "line_stakes_play": "924",
+        "cards_thrown_by_punto": "922",
+    }), bank_table_in_catalog=True),
+    "ES-IB": _rules("ES-IB", _sources("000", {
+        "decks": "803", "cards_below_stop": "933", "burn": "931-933 (silent); R: docs/rulings.md#chemin-no-burn",
+        "minimum_players": "929", "punto_draws_on": "915", "punto_chooses_on": "916",
+        "punto_default_on_choice": "923", "banco_free_on_authorisation": "919-921", "bank_must_draw_on": "921",
+        "bank_table": "925; 967 (not reproduced: T-CF of 001:817-832); R: docs/rulings.md#baccarat-missing-tables",
+        "bank_table_in_catalog": "967", "bank_default": "921; 925; R: docs/rulings.md#chemin-bank-default",
+        "tie": "909", "payout": "963; R: docs/rulings.md#chemin-even-money", "cagnotte": "887",
+        "bank_maximum_multiple": "885", "unlimited_bank_on_authorisation": "885; 905",
+        "garage_threshold_multiple": "893; R: docs/rulings.md#chemin-garage-threshold", "line_stakes_play": "1017",
+        "cards_thrown_by_punto": "1015",
+    })),
+    "ES-GA": _rules("ES-GA", _sources("002", {
+        "decks": "506", "cards_below_stop": "606", "burn": "604-606 (silent); R: docs/rulings.md#chemin-no-burn",
+        "minimum_players": "602", "punto_draws_on": "590", "punto_chooses_on": "592",
+        "punto_default_on_choice": "598", "banco_free_on_authorisation": "596", "bank_must_draw_on": "596",
+        "bank_table": "600; 638 (not reproduced: T-CF of 001:817-832); R: docs/rulings.md#baccarat-missing-tables",
+        "bank_table_in_catalog": "638", "bank_default": "596; 600; R: docs/rulings.md#chemin-bank-default",
+        "tie": "584", "payout": "634; R: docs/rulings.md#chemin-even-money", "cagnotte": "570",
+        "bank_maximum_multiple": "568", "unlimited_bank_on_authorisation": "568; 580",
+        "garage_threshold_multiple": "574; R: docs/rulings.md#chemin-garage-threshold", "line_stakes_play": "688",
+        "cards_thrown_by_punto": "686",
+    })),
+    "ES-AN": _rules("ES-AN", _sources("003", {
+        "decks": "1771-1778", "cards_below_stop": "2194-2200",
+        "burn": "2183-2200 (silent); R: docs/rulings.md#chemin-no-burn", "minimum_players": "2178-2182",
+        "punto_draws_on": "2144", "punto_chooses_on": "2145-2147", "punto_default_on_choice": "2166-2170",
+        "banco_free_on_authorisation": "2150-2154", "bank_must_draw_on": "2156-2160",
+        "bank_table": "2172-2175 (not printed: T-CF of 001:817-832); R: docs/rulings.md#baccarat-missing-tables",
+        "bank_table_in_catalog": "2172-2175", "bank_default": "2156-2175; R: docs/rulings.md#chemin-bank-default",
+        "tie": "2127-2129", "payout": "2286-2292; R: docs/rulings.md#chemin-even-money", "cagnotte": "2089-2092",
+        "bank_maximum_multiple": "2082-2088", "unlimited_bank_on_authorisation": "2082-2088; 2114-2117",
+        "garage_threshold_multiple": "2097-2103; R: docs/rulings.md#chemin-garage-threshold",
+        "line_stakes_play": "2446-2453", "cards_thrown_by_punto": "2443-2444",
+    })),
+}
+
+
+def bank_default_draws(bank_total: int, col: int) -> bool:
+    """The bank's documented default: T-CF with its O cells read as draw, i.e. T-PB (VOCABULARY.md §2)."""
+    return tableau.cell(tableau.T_CF, bank_total, col) in ("T", "O")
+
+
+def compare(punto: Hand, bank: Hand) -> int:
+    """+1 the punto wins, -1 the bank wins, 0 a jugada nula (001:795). A punto who held 9 and forgot to abat
+    loses to a bank that abats with 8 (001:918)."""
+    if punto.forgot_abat and punto.total() == 9 and bank.abated and bank.total() == 8:
+        return -1
+    p, b = punto.total(), bank.total()
+    return (p > b) - (p < b)
+
+
+# -- state ---------------------------------------------------------------------------------------------------
+@dataclass
+class CheminCoup:
+    number: int
+    bank: str
+    stakes: list[str]
+    holder: str | None
+    holder_banco: bool
+    stage: int = DEALT
+    punto: Hand = field(default_factory=Hand)
+    banker: Hand = field(default_factory=Hand)
+    punto_free: bool = False          # banco punto drawing freely (001:811)
+    punto_fixed: bool = False         # croupier exposure / advice: the fixed rules, standing on 5 (001:888, 001:914)
+    bank_table: str = "free"          # free | cuadro | cuadro-draw-o (the table's O cells drawn, 001:888)
+    pending: list[str] = field(default_factory=list)    # a fifth card drawn ahead (001:894)
+    give_due: str | None = None       # P3 / P4: the banker gives or refuses the card (001:916-918)
+    give: bool | None = None
+    third_dropped: bool = False       # the punto's third card fell into the cesta (001:900)
+    result: int | None = None         # +1 punto, -1 bank, 0 void/tie
+    forced: str | None = None         # why the result was imposed
+    void: bool = False
+
+
+@dataclass
+class CheminState:
+    game: str
+    jurisdiction: str
+    table: dict[str, Any]
+    minimum: int
+    unlimited: bool
+    banco_free: bool
+    departments: int | None
+    shoe: Shoe | None
+    banks: list[BankAccount] = field(default_factory=list)
+    stakes: list[Stake] = field(default_factory=list)
+    shares: dict[str, str] = field(default_factory=dict)          # share bet id -> bank id
+    coups: list[CheminCoup] = field(default_factory=list)
+    current: CheminCoup | None = None
+    closed: bool = False
+    burn_at: list[int] = field(default_factory=list)              # cards of the next deal that come out face up
+    banco_seguido: str | None = None
+    last_pass: tuple[str, int, int] | None = None                 # (player, seat, amount) of the last bank passed
+    stop_card_out: bool = False
+    commission: Fraction = Fraction(0)
+    order: int = 0
+    log: list[str] = field(default_factory=list)
+
+    def bank(self) -> BankAccount | None:
+        return next((b for b in self.banks if b.active), None)
+
+
+class CheminDeFerGame(Game):
+    id = "chemin-de-fer"
+    name_es = "Baccara, chemin de fer o ferrocarril"
+    name_en = "Chemin de fer (baccarat)"
+    uses_shoe = True
+    extra_bet_fields = frozenset({"seat", "behind", "line"})
+    extra_act_fields = frozenset({"amount", "cards", "card", "count", "call", "withdraw", "discard", "at"})
+
+    @property
+    def rules(self) -> dict[str, CheminRules]:  # type: ignore[override]
+        return RULES
+
+    def state_type(self) -> type:
+        return CheminState
+
+    def kinds(self) -> list[KindInfo]:
+        return [
+            KindInfo("bank", None, "Banca: the banker's bank, staked from coup to coup until he loses or passes"),
+            KindInfo("player", "1:1", "Postura of a punto against the bank; a tie is a jugada nula; line: true plays half"),
+            KindInfo("bank-share", None, "Asociarse al banquero: a share of the bank's results pro rata (on: the bank bet)"),
+        ]
+
+    def verbs(self) -> list[str]:
+        return list(PLAY_VERBS + MONEY_VERBS + IRREGULARITIES)
+
+    def table_keys(self) -> list[TableKey]:
+        return [
+            TableKey("minimum", required=True, description="the minimum del punto, cents"),
+            TableKey("unlimited-bank", default=False, description="the authority allows a bank without maximum (001:779)"),
+            TableKey("banco-free", default=False, description="the director allows a banco punto to draw or stand freely"),
+            TableKey("departments", default=None, description="numbered seats, for the rotation; default the highest named"),
+            TableKey("cut-card", default=None, description="index in shoe of the first card behind the stop card"),
+            TableKey("rounding", default="player", description="fractions of a cent: deductions round down"),
+        ]
+
+    # -- table -------------------------------------------------------------------------------------------------
+    def open(self, jurisdiction: str, table: dict[str, Any], shoe: Sequence[Any] | None = None) -> CheminState:
+        rules = self.rules_for(jurisdiction)
+        known = {t.key for t in self.table_keys()}
+        for key in table:
+            if key not in known:
+                raise TapeteError("bad-document", f"unknown table key {key!r} for {self.id} (known: {', '.join(sorted(known))})")
+        m = table.get("minimum")
+        if not is_int(m) or m <= 0:
+            raise TapeteError("bad-document", "table.minimum (the minimum del punto, cents) is required")
+        for key in ("unlimited-bank", "banco-free"):
+            if not isinstance(table.get(key, False), bool):
+                raise TapeteError("bad-document", f"table.{key} is true or false")
+        departments = table.get("departments")
+        if departments is not None and (not is_int(departments) or departments < 1):
+            raise TapeteError("bad-document", "table.departments is a positive integer")
+        if table.get("rounding", "player") not in ("player", "house"):
+            raise TapeteError("bad-document", "table.rounding must be 'player' or 'house'")
+        live = Shoe.from_document(shoe, decks=rules.decks, cut_index=table.get("cut-card")) if shoe is not None else None
+        return CheminState(self.id, jurisdiction, dict(table), m, table.get("unlimited-bank", False),
+                           table.get("banco-free", False), departments, live)
+
+    def bank_cap(self, state: CheminState) -> int:
+        return self.rules[state.jurisdiction].bank_maximum_multiple * state.minimum
+
+    def in_play(self, state: CheminState, bank: BankAccount) -> Fraction:
+        """The bank a coup may be staked against: above 100 m is the garage impropio (001:789) unless «todo va»
+        (R: docs/rulings.md#chemin-bank-in-play)."""
+        if state.unlimited and bank.all_goes:
+            return bank.holding
+        return min(bank.holding, Fraction(self.bank_cap(state)))
+
+    def _departments(self, state: CheminState) -> int:
+        if state.departments:
+            return state.departments
+        seats = [s.seat or s.behind or 0 for s in state.stakes] + [b.seat or b.behind or 0 for b in state.banks]
+        return max(seats + [1])
+
+    # -- the reducer -------------------------------------------------------------------------------------------
+    def apply(self, state: CheminState, event: Event) -> None:
+        rules = self.rules[state.jurisdiction]
+        if isinstance(event, Bet):
+            self._end_coup(state, rules)
+            self._bet(state, rules, event)
+        elif isinstance(event, Deal):
+            self._end_coup(state, rules)
+            self.deal(state, rules)
+        elif isinstance(event, Act):
+            self._act(state, rules, event)
+        elif isinstance(event, Close):
+            self._end_coup(state, rules)
+            state.closed = True
+            state.log.append("no van más apuestas")
+        elif isinstance(event, Void):
+            self._void(state, rules, event.reason)
+        elif isinstance(event, Limits):
+            raise TapeteError("illegal-action", "chemin de fer has no limit changes: the bank sets the maximum each coup",
+                              source=rules.sources["bank_maximum_multiple"])
+        elif isinstance(event, Outcome):
+            raise TapeteError("bad-document", "chemin de fer is dealt from the shoe: use deal")
+        else:  # pragma: no cover
+            raise TapeteError("bad-document", f"unexpected event {event!r}")
+
+    def _next_coup(self, state: CheminState) -> int:
+        return len(state.coups) + 1
+
+    # -- bets ------------------------------------------------------------------------------------------------------
+    def _bet(self, state: CheminState, rules: CheminRules, bet: Bet) -> None:
+        ids = {s.id for s in state.stakes} | {b.id for b in state.banks} | set(state.shares)
+        if bet.id in ids:
+            raise TapeteError("bad-document", f"bet id {bet.id!r} is used twice", bet=bet.id)
+        if bet.kind not in KINDS:
+            raise TapeteError("unknown-bet-kind", f"bet {bet.id}: chemin de fer has bets {', '.join(KINDS)}", bet=bet.id)
+        if bet.kind == "bank":
+            self._bank_bet(state, rules, bet)
+        elif bet.kind == "bank-share":
+            self._share(state, rules, bet)
+        else:
+            self._stake(state, rules, bet)
+
+    def _bank_bet(self, state: CheminState, rules: CheminRules, bet: Bet) -> None:
+        if state.bank() is not None:
+            raise TapeteError("illegal-action", f"bet {bet.id}: a bank is already in play; a new banker takes it only when "
+                              "it is lost or passed", source="001:753", bet=bet.id)
+        if bet.on or bet.extra.get("line"):
+            raise TapeteError("bad-document", f"bet {bet.id}: a bank takes a seat or behind, nothing else", bet=bet.id)
+        seat, behind = seat_fields(bet.id, bet.extra)
+        if bet.amount < state.minimum:
+            raise TapeteError("under-minimum", f"bank {bet.id} of {bet.amount} is under the minimum del punto "
+                              f"{state.minimum}", source=rules.sources["bank_maximum_multiple"], bet=bet.id)
+        if not state.unlimited and bet.amount > self.bank_cap(state):
+            raise TapeteError("over-maximum", f"bank {bet.id} of {bet.amount} exceeds 100 x the minimum "
+                              f"({self.bank_cap(state)})", source=rules.sources["bank_maximum_multiple"], bet=bet.id)
+        if state.last_pass is not None:
+            passer, passer_seat, _ = state.last_pass
+            amount = self.bank_floor(state)
+            forced = (seat is not None and seat == passer_seat % self._departments(state) + 1
+                      and bet.amount == state.minimum)
+            if bet.amount < amount and not forced:
+                raise TapeteError("illegal-action", f"bank {bet.id}: a hand passed with {amount} is taken for at least that "
+                                  "amount (or, by the seat at the passer's right, for the table minimum)",
+                                  source="001:753; 001:769", bet=bet.id)
+        if any(s.coup == self._next_coup(state) and s.final == "open" for s in state.stakes):
+            raise TapeteError("illegal-action", f"bank {bet.id}: the bank comes before the coup's stakes", source="001:842",
+                              bet=bet.id)
+        bank = BankAccount(bet.id, bet.player, seat, behind, bet.amount)
+        bank.add(bet.id, bet.amount)
+        state.banks.append(bank)
+        state.last_pass = None
+        state.banco_seguido = None
+        state.log.append(f"{bet.player} takes the bank: «hay {euros(bet.amount)} en la banca»")
+
+    def bank_floor(self, state: CheminState) -> int:
+        """The least a new bank may hold: the minimum, or after a mano pasada the amount passed (001:753), never
+        more than the bank's maximum (R: docs/rulings.md#chemin-passed-hand-amount)."""
+        if state.last_pass is None:
+            return state.minimum
+        amount = state.last_pass[2]
+        return amount if state.unlimited else min(amount, self.bank_cap(state))
+
+    def _share(self, state: CheminState, rules: CheminRules, bet: Bet) -> None:
+        """An associate joins the bank in play (001:751; R: docs/rulings.md#chemin-association)."""
+        bank = state.bank()
+        target = bet.on[0] if bet.on and len(bet.on) == 1 else None
+        if bank is None or target != bank.id:
+            raise TapeteError("illegal-action", f"bet {bet.id}: a share joins the bank in play (on: [its bet id])",
+                              source="001:751", bet=bet.id)
+        if not state.unlimited and bank.holding + bet.amount > self.bank_cap(state):
+            raise TapeteError("over-maximum", f"share {bet.id} takes the bank above 100 x the minimum",
+                              source=rules.sources["bank_maximum_multiple"], bet=bet.id)
+        bank.add(bet.id, bet.amount)
+        state.shares[bet.id] = bank.id
+        state.log.append(f"{bet.player} joins the bank with {euros(bet.amount)}")
+
+    def _stake(self, state: CheminState, rules: CheminRules, bet: Bet) -> None:
+        bank = state.bank()
+        if bank is None:
+            raise TapeteError("illegal-action", f"bet {bet.id}: there is no bank to play against", source="001:842", bet=bet.id)
+        if bank.holding <= 0:
+            raise TapeteError("illegal-action", f"bet {bet.id}: the bank is empty", source="001:753", bet=bet.id)
+        if state.closed:
+            raise TapeteError("bet-closed", f"bet {bet.id} refused: «no van más apuestas» has been called",
+                              source="001:866", bet=bet.id)
+        if bet.player == bank.player:
+            raise TapeteError("illegal-action", f"bet {bet.id}: the banker cannot punt against his own bank", bet=bet.id)
+        if bet.on:
+            raise TapeteError("bad-target", f"bet {bet.id}: a punto's stake takes no 'on'", bet=bet.id)
+        seat, behind = seat_fields(bet.id, bet.extra)
+        line = check_line(bet.id, bet.extra)
+        if bet.amount < state.minimum:
+            raise TapeteError("under-minimum", f"stake {bet.id} of {bet.amount} is under the minimum del punto "
+                              f"{state.minimum}", source="001:775", bet=bet.id)
+        limit = self.in_play(state, bank)
+        if bet.amount > limit:
+            raise TapeteError("over-maximum", f"stake {bet.id} of {bet.amount} exceeds the bank in play, {euros(limit)}: "
+                              "the most a punto can play is banco", source="001:777", bet=bet.id)
+        state.order += 1
+        state.stakes.append(Stake(bet.id, bet.player, bet.amount, self._next_coup(state), state.order, seat, behind, line))
+
+    # -- money acts ----------------------------------------------------------------------------------------------
+    def _money_act(self, state: CheminState, rules: CheminRules, act: Act) -> None:
+        stake = next((s for s in state.stakes if s.id == act.bet), None)
+        bank = next((b for b in state.banks if b.id == act.bet), None)
+        if stake is not None:
+            self._call(state, rules, act, stake)
+        elif bank is not None:
+            self._end_coup(state, rules)
+            self._bank_act(state, rules, act, bank)
+        elif act.bet in state.shares:
+            raise TapeteError("illegal-action", f"an associate cannot intervene in the game (001:751): {act.do!r}",
+                              source="001:751", bet=act.bet)
+        else:
+            raise TapeteError("bad-document", f"act names no bet of this document ({act.bet!r})")
+
+    def _call(self, state: CheminState, rules: CheminRules, act: Act, stake: Stake) -> None:
+        if act.do not in ("banco", "banco-with-table", "last-completes"):
+            raise TapeteError("illegal-action", f"{act.do!r} is not a punto's decision: card play is by the hand "
+                              "(act.by: player)", bet=stake.id)
+        if stake.final != "open" or stake.coup != self._next_coup(state) or state.closed:
+            raise TapeteError("out-of-turn", f"{act.do} on {stake.id}: bancos are called before the deal",
+                              source="001:854", bet=stake.id)
+        bank = state.bank()
+        assert bank is not None
+        limit = self.in_play(state, bank)
+        coup = [s for s in state.stakes if s.coup == stake.coup and s.final == "open"]
+        if stake.line:
+            raise TapeteError("illegal-action", f"{act.do} on {stake.id}: a stake on the line plays half; it cannot be banco",
+                              bet=stake.id)
+        if act.do == "banco":
+            if stake.amount != math.floor(limit):
+                raise TapeteError("illegal-action", f"banco on {stake.id}: the stake must be the whole bank in play "
+                                  f"({euros(limit)})", source="001:777", bet=stake.id)
+        elif act.do == "banco-with-table":
+            if any(s.call == "banco-with-table" for s in coup):
+                raise TapeteError("illegal-action", f"banco con la mesa on {stake.id}: already announced", source="001:848",
+                                  bet=stake.id)
+            if stake.amount not in (math.floor(limit / 2), math.ceil(limit / 2)):
+                raise TapeteError("illegal-action", f"banco con la mesa on {stake.id}: the stake is half the bank "
+                                  f"({euros(limit / 2)})", source="001:848", bet=stake.id)
+        else:
+            table_call = next((s for s in coup if s.call == "banco-with-table"), None)
+            if table_call is None:
+                raise TapeteError("illegal-action", f"last-completes on {stake.id}: nobody announced banco con la mesa",
+                                  source="001:850", bet=stake.id)
+            if any(s.call == "last-completes" for s in coup):
+                raise TapeteError("illegal-action", f"last-completes on {stake.id}: the half is already completed",
+                                  source="001:850", bet=stake.id)
+            if stake.amount != math.floor(limit) - table_call.amount:
+                raise TapeteError("illegal-action", f"last-completes on {stake.id}: the stake completes the other half "
+                                  f"({euros(limit - table_call.amount)})", source="001:850", bet=stake.id)
+        stake.call = act.do
+        words = {"banco": "banco", "banco-with-table": "banco con la mesa", "last-completes": "con la mesa y último completo"}
+        state.log.append(f"{stake.player}: «{words[act.do]}»")
+
+    def _bank_act(self, state: CheminState, rules: CheminRules, act: Act, bank: BankAccount) -> None:
+        if not bank.active:
+            raise TapeteError("illegal-action", f"{act.do} on {bank.id}: this bank is no longer in play", bet=bank.id)
+        if act.do not in ("pass", "garage", "top-up", "all-goes"):
+            raise TapeteError("illegal-action", f"{act.do!r} is not a decision of the bank's money (card play is "
+                              "act.by: bank)", bet=bank.id)
+        if any(s.coup == self._next_coup(state) and s.final == "open" for s in state.stakes) or state.closed:
+            raise TapeteError("out-of-turn", f"{act.do} on {bank.id}: the bank's money is decided between coups",
+                              bet=bank.id)
+        amount = act.fields.get("amount")
+        if act.do == "pass":
+            if bank.coups == 0:
+                raise TapeteError("illegal-action", f"pass on {bank.id}: whoever takes the bank must deal at least once",
+                                  source="001:773", bet=bank.id)
+            self.end_bank(state, bank, "passed")
+            state.last_pass = (bank.player, bank.seat or bank.behind or 0, int(bank.holding))
+            state.log.append(f"{bank.player} passes the hand (mano pasada) with {euros(bank.holding)}")
+            return
+        if act.do == "all-goes":
+            if not state.unlimited:
+                raise TapeteError("illegal-action", "«todo va» needs a bank without maximum (table.unlimited-bank)",
+                                  source=rules.sources["unlimited_bank_on_authorisation"], bet=bank.id)
+            bank.all_goes = True
+            state.log.append("«todo va»: the whole bank plays")
+            return
+        if not is_int(amount) or amount <= 0:
+            raise TapeteError("bad-document", f"{act.do} on {bank.id} needs 'amount' (cents)", bet=bank.id)
+        if act.do == "garage":
+            threshold = rules.garage_threshold_multiple * state.minimum
+            if bank.free_winnings <= threshold:
+                raise TapeteError("illegal-action", f"garage on {bank.id}: the winnings not yet garaged "
+                                  f"({euros(bank.free_winnings)}) must exceed 50 x the minimum ({euros(threshold)})",
+                                  source=rules.sources["garage_threshold_multiple"], bet=bank.id)
+            if amount > bank.free_winnings:
+                raise TapeteError("illegal-action", f"garage on {bank.id}: only winnings may be garaged "
+                                  f"({euros(bank.free_winnings)})", source="001:785", bet=bank.id)
+            bank.to_garage(Fraction(amount))
+            bank.free_winnings -= amount
+            state.log.append(f"garage voluntario: {euros(amount)} out of play")
+            return
+        if not state.unlimited and bank.holding + amount > self.bank_cap(state):
+            raise TapeteError("over-maximum", f"top-up on {bank.id}: the bank may not be raised above 100 x the minimum",
+                              source=rules.sources["bank_maximum_multiple"], bet=bank.id)
+        bank.add(bank.id, amount)
+        state.log.append(f"the bank is raised by {euros(amount)} to {euros(bank.holding)}")
+
+    def end_bank(self, state: CheminState, bank: BankAccount, why: str) -> None:
+        bank.active = False
+        bank.ended = why
+
+    # -- the deal -----------------------------------------------------------------------------------------------
+    def deal(self, state: CheminState, rules: CheminRules) -> CheminCoup:
+        bank = state.bank()
+        if bank is None:
+            raise TapeteError("illegal-action", "no bank is in play: a coup needs a banker", source="001:842")
+        if state.stop_card_out:
+            raise TapeteError("shoe-exhausted", "the stop card has come out: the partida is over",
+                              source=rules.sources["cards_below_stop"])
+        number = self._next_coup(state)
+        stakes = [s for s in state.stakes if s.coup == number and s.final == "open"]
+        if not stakes:
+            raise TapeteError("illegal-action", "no punto has staked against the bank: there is no coup to deal",
+                              source="001:852")
+        holder = self._cover(state, rules, bank, stakes)
+        coup = CheminCoup(number, bank.id, [s.id for s in stakes], holder.id, holder.call == "banco")
+        coup.punto_free = state.banco_free and holder.call == "banco"
+        state.current = coup
+        state.closed = True
+        drawn: list[str] = []
+        position = 0
+        while len(drawn) < 4:                  # punto, bank, punto, bank (001:797, 001:866)
+            card = draw_card(state.shoe, "001:866")
+            if position in state.burn_at:
+                state.log.append(f"{card} comes out face up: it is burned (001:880)")
+            else:
+                drawn.append(card)
+            position += 1
+        state.burn_at = []
+        coup.punto.cards = [drawn[0], drawn[2]]
+        coup.banker.cards = [drawn[1], drawn[3]]
+        bank.coups += 1
+        state.log.append(f"coup {number}: the cards go to {holder.player}")
+        return coup
+
+    def _cover(self, state: CheminState, rules: CheminRules, bank: BankAccount, stakes: list[Stake]) -> Stake:
+        """Accept stakes in order until the bank in play is covered (001:842-852); the hand's holder."""
+        capacity = self.in_play(state, bank)
+        seat = bank.seat or bank.behind or 0
+        deps = self._departments(state)
+        order = sorted(stakes, key=lambda s: rotation_key(s, seat, deps))
+        bancos = [s for s in order if s.call == "banco"]
+        if bancos:
+            bancos.sort(key=lambda s: s.player != state.banco_seguido)   # banco seguido first (001:854)
+            winner = bancos[0]
+            accept([winner], capacity)
+            for s in stakes:
+                if s is not winner:
+                    s.accepted = [Fraction(0)]
+            state.log.append(f"banco by {winner.player}: the other stakes are refused")
+            return winner
+        with_table = [s for s in order if s.call == "banco-with-table"]
+        completes = [s for s in order if s.call == "last-completes"]
+        rest = [s for s in order if s.call not in ("banco-with-table", "last-completes")]
+        left = accept(with_table + completes + rest, capacity)
+        if left > 0:
+            state.log.append(f"garage obligatorio: {euros(left)} of the bank is not covered")
+        for s in stakes:
+            if s.covered == 0:
+                state.log.append(f"stake {s.id} refused: the bank is covered")
+            elif s.covered < s.playing:
+                state.log.append(f"stake {s.id} covered for {euros(s.covered)} of {euros(s.playing)}")
+        if completes:
+            return completes[0]
+        if with_table:
+            return with_table[0]
+        covered = [s for s in order if s.covered > 0]
+        seated = [s for s in covered if s.seated] or covered           # R: docs/rulings.md#chemin-cards-holder
+        best = max(s.amount for s in seated)
+        return next(s for s in seated if s.amount == best)
+
+    # -- card play ------------------------------------------------------------------------------------------------
+    def _act(self, state: CheminState, rules: CheminRules, act: Act) -> None:
+        if act.bet is not None:
+            if act.do in IRREGULARITIES or act.do in PLAY_VERBS:
+                raise TapeteError("bad-document", f"{act.do}: card play and irregularities name the hand (act.by)",
+                                  bet=act.bet)
+            self._money_act(state, rules, act)
+            return
+        if act.by not in HANDS:
+            raise TapeteError("bad-document", f"act.by is one of {', '.join(HANDS)} in chemin de fer")
+        if act.do in ("early-draw", "burn-exposed") and self._before_deal(state):
+            self._before_deal_act(state, rules, act)
+            return
+        coup = state.current
+        if coup is None or coup.stage == DONE:
+            if self._before_deal(state) and any(s.coup == self._next_coup(state) for s in state.stakes):
+                coup = self.deal(state, rules)          # a single-coup document may omit the deal
+            else:
+                raise TapeteError("out-of-turn", f"{act.by} {act.do}: no coup is being played")
+        self._coup_act(state, rules, coup, act)
+
+    def _before_deal(self, state: CheminState) -> bool:
+        return state.current is None or state.current.stage == DONE
+
+    def _before_deal_act(self, state: CheminState, rules: CheminRules, act: Act) -> None:
+        self._end_coup(state, rules)
+        if act.do == "burn-exposed":           # G2: a card out face up is void and removed (001:880)
+            at = act.fields.get("at", 0)
+            if not is_int(at) or not 0 <= at <= 3:
+                raise TapeteError("bad-document", "burn-exposed 'at': the position in the deal, 0-3")
+            state.burn_at.append(at + len(state.burn_at))
+            return
+        count = act.fields.get("count", 1)     # G1: cards drawn before the bets closed (001:876-878)
+        if not is_int(count) or count < 1:
+            raise TapeteError("bad-document", "early-draw 'count' is a positive number of cards")
+        if act.fields.get("discard", False):
+            for _ in range(count):
+                state.log.append(f"{draw_card(state.shoe, '001:878')} drawn too early: discarded by the inspector (001:878)")
+        else:
+            state.closed = True
+            state.log.append("cards drawn before the bets closed: they stay in the coup, betting is closed (001:876)")
+
+    def _coup_act(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
+        handler = {
+            "draw": self._decide, "stand": self._decide, "cuadro": self._cuadro, "give": self._give, "refuse": self._give,
+            "burn-exposed": self._burn_now, "expose": self._expose, "fifth-card": self._fifth, "two-cards": self._two,
+            "extra-initial-card": self._extra, "drop-card": self._drop, "early-abat": self._early_abat,
+            "forget-abat": self._forget, "throw-cards": self._throw, "wrong-call": self._wrong_call,
+            "mistaken-call": self._mistaken, "too-slow": self._slow, "outside-advice": self._advice,
+            "early-draw": self._too_late,
+        }.get(act.do)
+        if handler is None:
+            raise TapeteError("illegal-action", f"{act.do!r} is not a verb of chemin de fer")
+        handler(state, rules, coup, act)
+
+    def _need(self, act: Act, *hands: str) -> None:
+        if act.by not in hands:
+            raise TapeteError("illegal-action", f"{act.do} is done by {' or '.join(hands)}, not {act.by}")
+
+    def _reach(self, state: CheminState, rules: CheminRules, coup: CheminCoup, stage: int, act: Act) -> None:
+        """Advance through forced stages to `stage`; a free decision on the way is out of turn."""
+        while coup.stage < stage:
+            if not self._step(state, rules, coup, default=False):
+                raise TapeteError("out-of-turn", f"{act.by} {act.do}: a decision is due first ({self._due(coup)})")
+        if coup.stage > stage:
+            raise TapeteError("out-of-turn", f"{act.by} {act.do}: too late in the coup ({self._due(coup)})")
+
+    @staticmethod
+    def _due(coup: CheminCoup) -> str:
+        return {DEALT: "the deal", PUNTO: "the punto's word", BANK_ABAT: "the bank's natural",
+                PUNTO_CARD: "the punto's card", BANK: "the bank's draw", BANK_CARD: "the bank's card",
+                SHOWDOWN: "the showdown", DONE: "nothing"}[coup.stage]
+
+    def _decide(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
+        self._need(act, "player", "bank")
+        draw = act.do == "draw"
+        if act.by == "player":
+            self._reach(state, rules, coup, PUNTO, act)
+            rule = self._punto_rule(coup)
+            if rule == "natural":
+                raise TapeteError("illegal-action", "a punto with a natural abats: he has no card to ask for",
+                                  source="001:801")
+            if rule != tableau.Choice.FREE and (rule == tableau.Choice.DRAW) != draw:
+                raise TapeteError("illegal-action", f"the punto with {coup.punto.total()} must "
+                                  f"{'draw' if rule == tableau.Choice.DRAW else 'stand'}", source="001:805-809")
+            coup.punto.drew = draw
+            state.log.append(f"punto: «{'carta' if draw else 'no'}»")
+            coup.stage = BANK_ABAT
+            return
+        self._reach(state, rules, coup, BANK, act)
+        forced = self._bank_forced(coup)
+        if forced is not None and forced != draw:
+            raise TapeteError("illegal-action", f"the bank with {coup.banker.total()} must {'draw' if forced else 'stand'} "
+                              f"here ({self._bank_reason(coup)})", source=self._bank_source(coup))
+        coup.banker.drew = draw
+        state.log.append(f"banca: {'carta' if draw else 'se planta'}")
+        coup.stage = BANK_CARD
+
+    def _cuadro(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
+        self._need(act, "bank")
+        self._reach(state, rules, coup, BANK, act)
+        if coup.bank_table == "free":
+            coup.bank_table = "cuadro"
+        state.log.append("the banker asks for the cuadro de jugadas de la banca (001:815)")
+
+    def _give(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
+        self._need(act, "bank")
+        self._reach(state, rules, coup, PUNTO_CARD, act)
+        if coup.give_due is None:
+            raise TapeteError("illegal-action", f"{act.do}: the banker gives or refuses a card only after a punto's "
+                              "mistaken call or forgotten natural (001:916-918)")
+        give = act.do == "give"
+        if coup.give_due == "baccara" and not give:
+            raise TapeteError("illegal-action", "a punto with baccará always gets the card", source="001:916")
+        coup.give = give
+        state.log.append(f"the banker {'gives' if give else 'refuses'} the card")
+
+    # -- irregularities -----------------------------------------------------------------------------------------
+    def _too_late(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
+        raise TapeteError("out-of-turn", "early-draw: the cards are already dealt")
+
+    def _burn_now(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
+        card = draw_card(state.shoe, "001:880")
+        state.log.append(f"{card} comes out face up: it is burned; stakes stay (001:880)")
+
+    def _expose(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
+        """C1 (croupier, 001:888) and K5 (banker, 001:902): a punto card shown during the deal."""
+        self._need(act, "croupier", "bank")
+        self._reach(state, rules, coup, PUNTO, act)
+        cards = act.fields.get("cards", 1)
+        if cards not in (1, 2):
+            raise TapeteError("bad-document", "expose 'cards': 1 or 2 of the punto's cards")
+        if act.by == "croupier":
+            coup.punto_fixed = True
+            if cards == 2:
+                coup.bank_table = "cuadro-draw-o"
+            state.log.append("the croupier exposed a card: banker and punto play by the fixed rules (001:888)")
+        else:
+            if cards == 2 and coup.bank_table == "free":
+                coup.bank_table = "cuadro"
+            state.log.append("the banker exposed the punto's card" + ("s: he shows his and follows the cuadro (001:902)"
+                             if cards == 2 else ": he shows his corresponding card (001:902)"))
+
+    def _fifth(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
+        """K1: a fifth card drawn before the punto speaks is the banker's unless the punto asks (001:894)."""
+        self._need(act, "bank")
+        self._reach(state, rules, coup, PUNTO, act)
+        if coup.pending:
+            raise TapeteError("illegal-action", "a fifth card has already been drawn")
+        coup.pending.append(draw_card(state.shoe, "001:894"))
+        state.log.append(f"the banker draws a fifth card, {coup.pending[0]}: his unless the punto asks for a card")
+
+    def _extra(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
+        """K2: more than two cards to himself in the deal: his total counts baccará (001:896)."""
+        self._need(act, "bank")
+        self._reach(state, rules, coup, PUNTO, act)
+        if coup.banker.zero_from:
+            raise TapeteError("illegal-action", "the over-deal is already recorded")
+        count = act.fields.get("count", 1)
+        if not is_int(count) or count < 1:
+            raise TapeteError("bad-document", "extra-initial-card 'count' is a positive number of cards")
+        for _ in range(count):
+            coup.banker.cards.append(draw_card(state.shoe, "001:896"))
+        coup.banker.zero_from = len(coup.banker.cards)
+        state.log.append("the banker dealt himself more than two cards: he counts baccará and keeps his draw (001:896)")
+
+    def _two(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
+        """K3: two cards given as one third card: the punto keeps the higher total, the banker the lower (001:898)."""
+        self._need(act, "player", "bank")
+        hand = coup.punto if act.by == "player" else coup.banker
+        self._reach(state, rules, coup, BANK, act)
+        if act.by == "bank":                       # two cards to himself: he drew (where he may)
+            if self._bank_forced(coup) is False:
+                raise TapeteError("illegal-action", f"two-cards: the bank with {hand.total()} may not draw")
+            hand.drew = True
+            coup.stage = BANK_CARD
+            self._step(state, rules, coup, default=True)
+        if not hand.drew:
+            raise TapeteError("illegal-action", f"two-cards: the {act.by} has not been given a third card")
+        other = draw_card(state.shoe, "001:898")
+        first = hand.cards[-1]
+        base = hand.cards[:-1]
+        with_first, with_other = tableau.total(base[hand.zero_from:] + [first]), tableau.total(base[hand.zero_from:] + [other])
+        keep_other = with_other > with_first if act.by == "player" else with_other < with_first
+        if keep_other:
+            hand.cards[-1] = other
+        state.log.append(f"two cards given to the {act.by}: {first} and {other}; {hand.cards[-1]} is kept (001:898)")
+
+    def _drop(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
+        """K4: a punto card dropped into the cesta: he abats with 9, or his total is 9 (001:900)."""
+        self._need(act, "bank")
+        card = act.fields.get("card", 1)
+        if card not in (1, 2, 3):
+            raise TapeteError("bad-document", "drop-card 'card': 1 or 2 (the first two) or 3 (the third card)")
+        if card in (1, 2):
+            self._reach(state, rules, coup, PUNTO, act)
+            coup.punto.forced_total = 9
+            coup.punto.abated = True
+            state.log.append("a punto card fell into the cesta: the punto abats with 9 (001:900)")
+            coup.stage = SHOWDOWN
+            return
+        self._reach(state, rules, coup, BANK, act)
+        if not coup.punto.drew:
+            raise TapeteError("illegal-action", "drop-card 3: the punto has no third card")
+        coup.punto.forced_total = 9
+        coup.third_dropped = True
+        state.log.append("the punto's third card fell into the cesta: his total is 9 (001:900)")
+
+    def _early_abat(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
+        """K6: the banker abats before the punto has spoken: the players may withdraw (001:904)."""
+        self._need(act, "bank")
+        self._reach(state, rules, coup, PUNTO, act)
+        if not coup.banker.natural():
+            raise TapeteError("illegal-action", "early-abat: the banker has no natural to show")
+        if act.fields.get("withdraw", True):
+            coup.void = True
+            coup.forced = "the banker abated before the punto spoke: the stakes are withdrawn (001:904)"
+            coup.result = 0
+            state.log.append(coup.forced)
+            coup.stage = SHOWDOWN
+            return
+        coup.banker.abated = True
+        coup.stage = SHOWDOWN
+        state.log.append("the banker abated early; the stakes stay and the coup is shown (001:904)")
+
+    def _forget(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
+        """P4 (001:918) and K6 (001:904): a natural not shown in time loses the right to abat."""
+        self._need(act, "player", "bank")
+        if act.by == "player":
+            self._reach(state, rules, coup, PUNTO, act)
+            if not coup.punto.natural():
+                raise TapeteError("illegal-action", "forget-abat: the punto has no natural")
+            coup.punto.forgot_abat = True
+            call = act.fields.get("call", "no")
+            if call not in ("no", "carta"):
+                raise TapeteError("bad-document", "forget-abat 'call' is 'no' or 'carta'")
+            coup.punto.drew = False
+            if call == "carta":
+                coup.give_due = "forgot"
+            state.log.append(f"the punto forgot to abat and says «{call}»: he loses the right (001:918)")
+            coup.stage = BANK_ABAT
+            return
+        self._reach(state, rules, coup, BANK_ABAT, act)
+        if not coup.banker.natural():
+            raise TapeteError("illegal-action", "forget-abat: the banker has no natural")
+        coup.banker.forgot_abat = True
+        state.log.append("the banker, with a natural, gives a card: he loses the right to abat (001:904)")
+
+    def _throw(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
+        """P6: the punto's cards into the cesta unseen lose the coup (001:922); K7: the banker's (001:906)."""
+        self._need(act, "player", "bank")
+        if coup.stage >= SHOWDOWN:
+            raise TapeteError("out-of-turn", "throw-cards: the coup is already shown")
+        coup.result = -1 if act.by == "player" else 1
+        coup.forced = ("the punto threw his cards into the cesta unseen: he loses (001:922)" if act.by == "player"
+                       else "the banker put a card into the cesta unseen: he loses the coup (001:906)")
+        state.log.append(coup.forced)
+        coup.stage = SHOWDOWN
+
+    def _wrong_call(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
+        """C2: the croupier calls «carta» after the punto's «no»: the coup restored by the table (001:890)."""
+        self._need(act, "croupier")
+        self._reach(state, rules, coup, BANK, act)
+        if coup.punto.drew:
+            raise TapeteError("illegal-action", "wrong-call: the punto asked for a card; the call was right")
+        count = act.fields.get("count", 1)
+        if count not in (1, 2):
+            raise TapeteError("bad-document", "wrong-call 'count': the cards the banker drew, 1 or 2")
+        drawn = [draw_card(state.shoe, "001:890") for _ in range(count)]
+        if coup.banker.total() <= 5:
+            coup.banker.cards.append(drawn[0])
+            coup.banker.drew = True
+            state.log.append(f"«carta» called in error: the banker keeps {drawn[0]}" +
+                             (f", {drawn[1]} is discarded" if count == 2 else "") + " (001:890)")
+        else:
+            coup.banker.drew = False
+            state.log.append(f"«carta» called in error: the banker has {coup.banker.total()}, the cards are discarded (001:890)")
+        coup.stage = SHOWDOWN
+
+    def _mistaken(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
+        """P3: the punto says «carta» for «no» or the reverse: the banker gives or refuses (001:916)."""
+        self._need(act, "player")
+        self._reach(state, rules, coup, PUNTO, act)
+        rule = self._punto_rule(coup)
+        if rule in ("natural", tableau.Choice.FREE):
+            raise TapeteError("illegal-action", "mistaken-call: with this total either word is the punto's choice")
+        coup.give_due = "baccara" if coup.punto.total() == 0 else "mistaken"
+        coup.punto.drew = rule == tableau.Choice.DRAW       # settled by the banker at the punto's card
+        state.log.append("the punto calls the wrong word: the banker gives or refuses the card (001:916)")
+        coup.stage = BANK_ABAT
+
+    def _slow(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
+        self._need(act, "player")
+        self._reach(state, rules, coup, PUNTO, act)
+        state.log.append("the punto takes too long: the cards pass to the next player in priority (001:912)")
+
+    def _advice(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
+        self._need(act, "player", "croupier")
+        self._reach(state, rules, coup, PUNTO, act)
+        coup.punto_fixed = True
+        if coup.bank_table == "free":
+            coup.bank_table = "cuadro"
+        state.log.append("advice from outside: the cuadro de jugadas governs the coup (001:914)")
+
+    # -- the stages ----------------------------------------------------------------------------------------------
+    def _punto_rule(self, coup: CheminCoup) -> str:
+        if coup.punto.natural():
+            return "natural"
+        t = coup.punto.total()
+        if coup.punto.forgot_abat:
+            return tableau.Choice.STAND
+        if coup.punto_free and not coup.punto_fixed:
+            return tableau.Choice.FREE
+        rule = tableau.chemin_punto_rule(t)
+        if rule == tableau.Choice.FREE and coup.punto_fixed:
+            return tableau.Choice.STAND            # the croupier's advice on 5 (001:813)
+        return rule
+
+    def _bank_forced(self, coup: CheminCoup) -> bool | None:
+        """True/False when the bank's draw is forced, None when he is free."""
+        b = coup.banker
+        if b.forgot_abat or b.total() >= 8:
+            return False
+        if b.total() == 0:
+            return True                           # baccará must draw (001:811)
+        if coup.pending and not coup.punto.drew:
+            return True                           # the fifth card is his (001:894)
+        if coup.third_dropped and b.total() == 7:
+            return False                          # (001:900)
+        if coup.bank_table != "free":
+            cell = tableau.cell(tableau.T_CF, b.total(), coup.punto.column())
+            if cell == "O":
+                return True if coup.bank_table == "cuadro-draw-o" else None
+            return cell == "T"
+        return None
+
+    def _bank_reason(self, coup: CheminCoup) -> str:
+        if coup.banker.total() == 0:
+            return "baccará"
+        return "the cuadro de jugadas" if coup.bank_table != "free" else "the rules"
+
+    def _bank_source(self, coup: CheminCoup) -> str:
+        return "001:815-832" if coup.bank_table != "free" else "001:811"
+
+    def _step(self, state: CheminState, rules: CheminRules, coup: CheminCoup, default: bool) -> bool:
+        """Play the current stage; False when it is a free decision not written and defaults are not due."""
+        stage = coup.stage
+        if stage == DEALT:
+            coup.stage = PUNTO
+        elif stage == PUNTO:
+            rule = self._punto_rule(coup)
+            if rule == "natural":
+                coup.punto.abated = True
+                state.log.append(f"the punto abats: {coup.punto.show()}")
+                coup.stage = SHOWDOWN
+                return True
+            if rule == tableau.Choice.FREE:
+                if not default:
+                    return False
+                rule = tableau.Choice.STAND           # the croupier's advice (001:813)
+            coup.punto.drew = rule == tableau.Choice.DRAW
+            state.log.append(f"punto {coup.punto.total()}: «{'carta' if coup.punto.drew else 'no'}»")
+            coup.stage = BANK_ABAT
+        elif stage == BANK_ABAT:
+            if coup.banker.natural():
+                coup.banker.abated = True
+                state.log.append(f"the banker abats: {coup.banker.show()}")
+                coup.stage = SHOWDOWN
+            else:
+                coup.stage = PUNTO_CARD
+        elif stage == PUNTO_CARD:
+            if coup.give_due is not None and coup.give is None:
+                if coup.give_due == "baccara":
+                    coup.give = True
+                elif not default:
+                    return False
+                else:                                  # the correct play is restored by default
+                    coup.give = coup.give_due == "mistaken" and bool(coup.punto.drew)
+            if coup.give is not None:
+                coup.punto.drew = coup.give
+            if coup.punto.drew:
+                card = coup.pending.pop(0) if coup.pending else draw_card(state.shoe, "001:811")
+                coup.punto.cards.append(card)
+                state.log.append(f"third card to the punto, face up: {card}")
+            coup.stage = BANK
+        elif stage == BANK:
+            forced = self._bank_forced(coup)
+            if forced is None:
+                if not default:
+                    return False
+                forced = bank_default_draws(coup.banker.total(), coup.punto.column())
+            coup.banker.drew = forced
+            state.log.append(f"banca {coup.banker.total()}: {'carta' if forced else 'se planta'}")
+            coup.stage = BANK_CARD
+        elif stage == BANK_CARD:
+            if coup.banker.drew:
+                card = coup.pending.pop(0) if coup.pending else draw_card(state.shoe, "001:811")
+                coup.banker.cards.append(card)
+                state.log.append(f"third card to the bank, face up: {card}")
+            coup.stage = SHOWDOWN
+        elif stage == SHOWDOWN:
+            self._showdown(state, rules, coup)
+            coup.stage = DONE
+        return True
+
+    def _showdown(self, state: CheminState, rules: CheminRules, coup: CheminCoup) -> None:
+        bank = next(b for b in state.banks if b.id == coup.bank)
+        stakes = [s for s in state.stakes if s.id in coup.stakes]
+        if coup.void:
+            for s in stakes:
+                s.final, s.returned = "void", Fraction(s.amount)
+            return
+        result = coup.result if coup.result is not None else compare(coup.punto, coup.banker)
+        coup.result = result
+        state.log.append(f"punto {coup.punto.show()} — banca {coup.banker.show()}: " +
+                         {1: "gana el punto", -1: "gana la banca", 0: "jugada nula"}[result])
+        won = sum((settle_stake(s, [result]) for s in stakes if s.covered > 0), Fraction(0))
+        for s in stakes:
+            if s.covered == 0:
+                s.final, s.returned = "void", Fraction(s.amount)
+        if won > 0:                               # the bank wins: 5% cagnotte (001:781, 001:868)
+            cagnotte = won * rules.cagnotte
+            state.commission += cagnotte
+            bank.result(won - cagnotte)
+            bank.free_winnings += won - cagnotte
+            state.log.append(f"cagnotte {euros(cagnotte)}; the bank holds {euros(bank.holding)}")
+        elif won < 0:
+            bank.result(won)
+            state.log.append(f"the bank pays {euros(-won)}")
+        self._after_coup(state, rules, coup, bank, stakes, result)
+
+    def _after_coup(self, state: CheminState, rules: CheminRules, coup: CheminCoup, bank: BankAccount,
+                    stakes: list[Stake], result: int) -> None:
+        holder = next((s for s in stakes if s.id == coup.holder), None)
+        if result > 0:
+            state.banco_seguido = None
+            self.end_bank(state, bank, "lost")
+            state.log.append("the banker lost: the bank passes to the player at his right (001:753)")
+        elif result < 0 and holder is not None:
+            sole = len([s for s in stakes if s.covered > 0]) == 1 and not any(s.call for s in stakes)
+            state.banco_seguido = holder.player if holder.call == "banco" or sole else None   # 001:854, 001:864
+            if state.banco_seguido:
+                state.log.append(f"{state.banco_seguido} may call banco seguido")
+        if state.shoe is not None and state.shoe.cut_reached:
+            state.stop_card_out = True
+            state.log.append("the stop card has come out: the partida ends with this coup (001:840)")
+
+    def due(self, state: CheminState) -> str | None:
+        """For a live table: play the forced stages of the coup in progress and say whose free decision is due
+        ('player' or 'bank'), or None once the coup is settled (it is then closed)."""
+        coup = state.current
+        rules = self.rules[state.jurisdiction]
+        if coup is None:
+            return None
+        while coup.stage != DONE:
+            if not self._step(state, rules, coup, default=False):
+                return "player" if coup.stage == PUNTO else "bank"
+        self._end_coup(state, rules)
+        return None
+
+    def punto_choice(self, state: CheminState) -> bool:
+        """Whether the punto has a free choice now (on 5, or a free banco)."""
+        coup = state.current
+        return coup is not None and coup.stage <= PUNTO and self._punto_rule(coup) == tableau.Choice.FREE
+
+    def _end_coup(self, state: CheminState, rules: CheminRules) -> None:
+        """The coup's events ran out: every decision still due takes its default (VOCABULARY.md §0.2)."""
+        coup = state.current
+        if coup is None:
+            return
+        while coup.stage != DONE:
+            self._step(state, rules, coup, default=True)
+        state.coups.append(coup)
+        state.current = None
+        state.closed = False
+
+    def _void(self, state: CheminState, rules: CheminRules, reason: str) -> None:
+        """G3 (cards stuck together), C1 (another croupier fault), the inspector: the coup is annulled (001:882)."""
+        coup = state.current
+        if coup is not None and coup.stage < DONE:
+            coup.void = True
+            coup.result = 0
+            coup.stage = SHOWDOWN
+            self._showdown(state, rules, coup)
+            coup.stage = DONE
+            self._end_coup(state, rules)
+            state.log.append(f"coup {coup.number} annulled ({reason}): stakes returned (001:882)")
+            return
+        number = self._next_coup(state)
+        for s in state.stakes:
+            if s.coup == number and s.final == "open":
+                s.final, s.returned = "void", Fraction(s.amount)
+                s.coup = -1
+        state.closed = False
+        state.log.append(f"the coup is annulled before the deal ({reason}): stakes returned")
+
+    def finish(self, state: CheminState) -> CheminState:
+        rules = self.rules[state.jurisdiction]
+        self._end_coup(state, rules)
+        if state.bank() is not None and any(s.coup == self._next_coup(state) and s.final == "open" for s in state.stakes):
+            self.deal(state, rules)
+            self._end_coup(state, rules)
+        for bank in state.banks:
+            if bank.active:
+                self.end_bank(state, bank, "withdrawn")    # settled as withdrawn (VOCABULARY.md §2)
+        return state
+
+    def settle(self, state: CheminState) -> Settlement:
+        results: dict[str, BetResult] = {}
+        for bank in state.banks:
+            for contributor, staked in bank.staked.items():
+                ret = bank.returned(contributor)
+                if bank.active:
+                    results[contributor] = BetResult(Fraction(staked), Fraction(0), final="pending", at_risk=ret)
+                else:
+                    results[contributor] = BetResult(Fraction(staked), ret)
+        for s in state.stakes:
+            if s.final == "settled":
+                results[s.id] = BetResult(s.staked, s.returned)
+            elif s.final == "void":
+                results[s.id] = BetResult(Fraction(s.amount), Fraction(s.amount), final="void")
+            else:
+                results[s.id] = BetResult(Fraction(s.amount), Fraction(0), final="pending", at_risk=s.playing)
+        rounds = sum(1 for c in state.coups if not c.void)
+        return Settlement(self.id, state.jurisdiction, results, commission=state.commission, rounds=rounds,
+                          log=list(state.log))
+
+    # -- questions -------------------------------------------------------------------------------------------
+    def legal_actions(self, state: CheminState) -> list[Action]:
+        coup = state.current
+        if coup is not None and coup.stage != DONE:
+            if coup.stage <= PUNTO and self._punto_rule(coup) == tableau.Choice.FREE:
+                return [Action("draw"), Action("stand")]
+            if coup.stage in (BANK_ABAT, PUNTO_CARD, BANK) and self._bank_forced(coup) is None:
+                return [Action("draw"), Action("stand"), Action("cuadro")]
+            return [Action("deal")]
+        bank = state.bank()
+        if bank is None:
+            return [Action("bet", kind="bank", minimum=state.minimum,
+                           maximum=None if state.unlimited else self.bank_cap(state))]
+        limit = int(self.in_play(state, bank))
+        actions = [Action("bet", kind="player", minimum=state.minimum, maximum=limit), Action("deal")]
+        if bank.coups:
+            actions.append(Action("pass", bet=bank.id))
+        return actions
+
+    def chance(self, state: CheminState) -> list[tuple[Event, Fraction]]:
+        """Nothing for the generic solver: the exact analysis enumerates shoe compositions (analysis/baccarat.py)."""
+        return []
+
+    def edge_cases(self, jurisdiction: str) -> list[EdgeCase]:
+        return [EdgeCase("player", table={"minimum": 100}), EdgeCase("bank", table={"minimum": 100})]
+
+    def exact_edges(self, jurisdiction: str) -> list[Any]:
+        from tapete.analysis.baccarat import chemin_de_fer_edges
+
+        return chemin_de_fer_edges(self, jurisdiction)
+
+
+CHEMIN_DE_FER = register(CheminDeFerGame())

@@ -1,0 +1,217 @@
+"""Poker Hand History (PHH) export and import for circle-poker hands.
+
+PHH (https://phh.readthedocs.io) is a TOML file per hand: the variant, forced bets, starting stacks and the
+actions — `d dh p1 AcAd` (hole cards), `d db AhKhQh` (board), `p1 cbr 200` (bet or raise to), `p1 cc` (check or
+call), `p1 f` (fold), `p1 sd 2c3d` (discard), `p1 sm AcAd` (show) — so other tools, PokerKit among them, can
+replay our hands. `p1` is the *mano*, then the players in the order of play, as VOCABULARY.md §8 deals them.
+
+The variants PHH names get its codes (FT, NT, PO, FO/8, F7S); the others, and everything Spanish (jurisdiction,
+structure, rake, seats, the table's options), travel in user-defined fields prefixed `_tapete_`, which PHH
+readers ignore. Burn cards are not in PHH; on import they are filled with cards nobody holds.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from typing import Any
+
+from tapete.core.errors import TapeteError
+from tapete.engine.events import Act, Bet, Deal
+from tapete.engine.registry import get_game
+from tapete.games.poker.circle import CircleGame, CircleState, stacked_shoe
+
+# (game, structure) -> PHH variant code, where PHH has one
+CODES = {("holdem", "fixed"): "FT", ("holdem", "no-limit"): "NT", ("omaha", "pot-limit"): "PO",
+         ("omaha-hilo", "fixed"): "FO/8", ("seven-stud", "fixed"): "F7S"}
+BY_CODE = {code: key for key, code in CODES.items()}
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    raise TypeError(f"cannot write {value!r} in PHH")
+
+
+def export_hand(state: CircleState) -> str:
+    """The last hand of `state` as a PHH document (TOML text). The hand must be over, in one deal."""
+    hand = state.hand
+    if hand is None or hand.phase != "over" or hand.carry:
+        raise TapeteError("bad-document", "only a finished hand can be exported to PHH")
+    b = hand.betting
+    cfg = state.config
+    n = len(b.seats)
+    forced = cfg.forced
+    order = phh_order(n, forced)
+    seats = [b.seats[i] for i in order]
+    accounts = [state.accounts[s.bet] for s in seats]
+    start = [s.stack - a.returned + a.staked for s, a in zip(seats, accounts, strict=True)]
+    code = CODES.get((state.game, cfg.structure), f"T:{state.game}:{cfg.structure}")
+    fields: dict[str, Any] = {"variant": code}
+    fields["antes"] = [cfg.ante if forced == "ante" else 0] * n
+    if state.game in ("seven-stud", "five-stud"):
+        fields["bring_in"] = max(1, cfg.minimum // 2)
+    else:
+        fields["blinds_or_straddles"] = ([cfg.minimum // 2, cfg.minimum] + [0] * (n - 2)) if forced == "blinds" else [0] * n
+    if cfg.structure == "fixed":
+        fields["small_bet"], fields["big_bet"] = cfg.minimum, 2 * cfg.minimum
+    else:
+        fields["min_bet"] = cfg.minimum
+    fields["starting_stacks"] = start
+    fields["actions"] = [_renumber(a, order) for a in hand.history]
+    fields["players"] = [s.player for s in seats]
+    fields["seats"] = [s.seat for s in seats]
+    fields["seat_count"] = 10
+    fields["finishing_stacks"] = [s.stack for s in seats]
+    fields["winnings"] = [a.returned for a in accounts]
+    table = {k: v for k, v in state.table.items() if k not in ("seats", "button")}
+    fields["_tapete_game"] = state.game
+    fields["_tapete_jurisdiction"] = state.jurisdiction
+    fields["_tapete_table"] = json.dumps(table, sort_keys=True)
+    fields["_tapete_bets"] = [s.bet for s in seats]
+    fields["_tapete_forced"] = [hand.forced[i] for i in order]
+    fields["_tapete_commission"] = sum(a.staked - a.returned for a in accounts)
+    return "\n".join(f"{k} = {_toml(v)}" for k, v in fields.items()) + "\n"
+
+
+def phh_order(n: int, forced: str) -> list[int]:
+    """Our play order is PHH's, except heads-up with blinds: PHH's p1 posts the big blind there (PokerKit's
+    convention), and our big blind is the second player."""
+    return [1, 0] if n == 2 and forced == "blinds" else list(range(n))
+
+
+def _renumber(action: str, order: list[int]) -> str:
+    """Rewrite `pK` (our K-th player) as PHH's number for him."""
+    where = {ours: k for k, ours in enumerate(order)}
+    return " ".join(f"p{where[int(w[1:]) - 1] + 1}" if w[:1] == "p" and w[1:].isdigit() else w for w in action.split(" "))
+
+
+def _cards(text: str) -> list[str]:
+    if len(text) % 2:
+        raise TapeteError("bad-document", f"PHH cards {text!r}")
+    return [text[k].upper() + text[k + 1].upper() for k in range(0, len(text), 2)]
+
+
+def import_hand(text: str) -> dict[str, Any]:
+    """A PHH document back to a round document (VOCABULARY.md §8) that tapete settles."""
+    try:
+        phh = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TapeteError("bad-document", f"PHH is TOML: {exc}") from exc
+    code = phh.get("variant")
+    game_id, structure = phh.get("_tapete_game"), None
+    if game_id is None:
+        if code not in BY_CODE:
+            raise TapeteError("bad-document", f"PHH variant {code!r} has no circle variant here (known: "
+                              f"{', '.join(BY_CODE)})")
+        game_id, structure = BY_CODE[code]
+    game = get_game(game_id)
+    if not isinstance(game, CircleGame):
+        raise TapeteError("bad-document", f"{game_id} is not circle poker")
+    stacks = phh["starting_stacks"]
+    n = len(stacks)
+    players = phh.get("players") or [f"p{k + 1}" for k in range(n)]
+    seat_numbers = phh.get("seats") or list(range(n, 0, -1))
+    bets = phh.get("_tapete_bets") or [f"h{k + 1}" for k in range(n)]
+    if "_tapete_table" in phh:
+        table = json.loads(phh["_tapete_table"])
+    else:
+        blinds = phh.get("blinds_or_straddles") or [0] * n
+        antes = phh.get("antes") or [0] * n
+        m = phh.get("min_bet") or phh.get("small_bet") or max(blinds)
+        table = {"minimum": m, "structure": structure, "rake": 0,
+                 "forced": "blinds" if any(blinds) else "ante"}
+        if not any(blinds):
+            table["ante"] = max(antes)
+    forced = phh.get("_tapete_forced") or _forced(table, n)
+    order = phh_order(n, table.get("forced", "ante"))       # PHH position of each of our players
+    players, seat_numbers, stacks, bets, forced = ([xs[order[k]] for k in range(n)]
+                                                   for xs in (players, seat_numbers, stacks, bets, forced))
+    table["seats"] = [{"seat": s, "player": p, "stack": st} for s, p, st in zip(seat_numbers, players, stacks, strict=True)]
+    table["button"] = _button(game_id, seat_numbers)
+    jurisdiction = phh.get("_tapete_jurisdiction", "ES-AN")
+    raw = [_renumber(a, order) for a in phh.get("actions", [])]
+    actions = [a.split("#")[0].split() for a in raw]
+    rows = ["row 2" in a.split("#", 1)[1] if "#" in a else False for a in raw]
+    shoe = _shoe(game_id, table, actions, rows, n)
+    doc = {"game": game_id, "jurisdiction": jurisdiction, "table": table, "shoe": shoe,
+           "events": [{"bet": {"id": bets[k], "player": players[k], "kind": "hand", "amount": forced[k]}} for k in range(n)]
+           + [{"deal": {}}]}
+    doc["events"] += _acts(game, jurisdiction, table, shoe, doc["events"], actions, bets)
+    return doc
+
+
+def _button(game_id: str, seats: list[int]) -> int:
+    """The marca that makes seats[0] the mano: the seat before it in play order (sintético: itself)."""
+    if game_id == "poker-sintetico":
+        return seats[0]
+    return seats[-1]
+
+
+def _forced(table: dict[str, Any], n: int) -> list[int]:
+    if table.get("forced") == "blinds":
+        return [table["minimum"] // 2, table["minimum"]] + [0] * (n - 2)
+    return [table.get("ante", table["minimum"] // 2)] * n
+
+
+def _shoe(game_id: str, table: dict[str, Any], actions: list[list[str]], rows: list[bool], n: int) -> list[str]:
+    holes: list[list[str]] = [[] for _ in range(n)]
+    board: list[str] = []
+    board2: list[str] = []
+    replacements: list[str] = []
+    drawn = False
+    for words, row2 in zip(actions, rows, strict=True):
+        if words[:2] == ["d", "dh"]:
+            cards = _cards(words[3])
+            if drawn:
+                replacements += cards
+            else:
+                holes[int(words[2][1:]) - 1] += cards
+        elif words[:2] == ["d", "db"]:
+            (board2 if row2 else board).extend(_cards(words[2]))
+        elif len(words) >= 2 and words[1] == "sd":
+            drawn = True
+    return stacked_shoe(game_id, holes, board, board2, replacements=replacements, deck=table.get("deck"),
+                        early_card=table.get("early-card", False))
+
+
+def _acts(game: CircleGame, jurisdiction: str, table: dict[str, Any], shoe: list[str], events: list[dict[str, Any]],
+          actions: list[list[str]], bets: list[str]) -> list[dict[str, Any]]:
+    """Replay the PHH actions through the reducer to tell a check from a call and a bet from a raise."""
+    state = game.open(jurisdiction, table, shoe)
+    for e in events:
+        body = e.get("bet")
+        state = game.step(state, Bet(body["id"], body["player"], "hand", body["amount"]) if body else Deal())
+    out: list[dict[str, Any]] = []
+    for words in actions:
+        if len(words) < 2 or words[0] == "d":
+            continue
+        bet = bets[int(words[0][1:]) - 1]
+        verb = words[1]
+        act: dict[str, Any] = {"bet": bet}
+        if verb == "f":
+            act["do"] = "fold"
+        elif verb == "cc":
+            legal = {a.verb for a in game.legal_actions(state)}
+            act["do"] = "check" if "check" in legal else "call"
+        elif verb == "cbr":
+            hand = state.hand
+            act["do"] = "bet" if hand is not None and hand.betting.highest == 0 else "raise"
+            act["amount"] = int(words[2])
+        elif verb == "sd":
+            act["do"] = "draw"
+            act["cards"] = _cards(words[2]) if len(words) > 2 else []
+        elif verb == "sm":
+            act["do"] = "show" if len(words) > 2 else "muck"
+        else:
+            raise TapeteError("bad-document", f"PHH action {' '.join(words)!r} has no circle-poker meaning here")
+        fields = {k: v for k, v in act.items() if k not in ("bet", "do")}
+        state = game.step(state, Act(act["do"], bet=bet, fields=fields))
+        out.append({"act": act})
+    return out

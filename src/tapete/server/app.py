@@ -1,0 +1,527 @@
+"""The HTTP and WebSocket API (FastAPI). Commands over HTTP, each table's live stream over a WebSocket.
+
+Every endpoint but health, games and the table list needs a session token, and checks the caller's role;
+every request that moves money needs an `Idempotency-Key` header. Errors are the engine's error
+documents: `{"error": {"code", "message", "source"?, "bet"?}}` with an HTTP status per code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import time
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Header, Path, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from sqlalchemy import func, select
+
+import tapete
+from tapete.core.errors import TapeteError
+from tapete.server import audit, cage, ledger, views, web
+from tapete.server.auth import Auth, User
+from tapete.server.config import CasinoConfig
+from tapete.server.db import Database, bets, casino_tables, ledger_tx, postings, rounds
+from tapete.server.models import (
+    ActIn,
+    BetsIn,
+    CloseIn,
+    FloatIn,
+    LimitsIn,
+    LoginIn,
+    MoneyIn,
+    OutcomeIn,
+    RegisterIn,
+    UserIn,
+    VoidIn,
+)
+from tapete.server.runtime import Broadcaster, Clock, Ownership
+from tapete.server.tables import TableService
+
+log = logging.getLogger("tapete.server")
+
+STATUS = {
+    "unauthenticated": 401, "bad-credentials": 401, "forbidden": 403,
+    "unknown-table": 404, "unknown-bet": 404, "unknown-user": 404, "unknown-round": 404, "unknown-account": 404,
+    "wrong-phase": 409, "bet-closed": 409, "insufficient-funds": 409, "table-closed": 409, "table-full": 409,
+    "wrong-source": 409, "shoe-exhausted": 409, "user-exists": 409, "out-of-turn": 409, "no-chance": 409,
+    "too-many-attempts": 429,
+}
+
+
+def current_user(request: Request, authorization: Annotated[str | None, Header()] = None) -> User:
+    """The caller, from the bearer token (401 without a valid one)."""
+    token = authorization.split(" ", 1)[1] if authorization and authorization.lower().startswith("bearer ") else None
+    return request.app.state.server.auth.authenticate(token)
+
+
+Me = Annotated[User, Depends(current_user)]
+IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
+
+
+THREADS_SQLITE = 2
+THREADS_PG = 8
+
+
+class Server:
+    """One process of the casino: database, tables, sessions, streams, ownership and clock."""
+
+    def __init__(self, config: CasinoConfig, database_url: str | None = None) -> None:
+        self.config = config
+        self.db = Database(database_url)
+        self.broadcaster = Broadcaster(self.db)
+        self.service = TableService(self.db, config, publish=self.broadcaster.publish_local)
+        self.auth = Auth(self.db, config.security)
+        self.ownership = Ownership(self.db, [t.id for t in config.tables], on_acquire=self._acquire)
+        self.clock = Clock(self.service, self.ownership)
+        self.started = time.time()
+        self._layouts: dict[str, list[dict[str, Any]]] = {}
+
+    def layout(self, table_id: str) -> list[dict[str, Any]]:
+        """The bet kinds and targets of a fresh table (cached: they follow from the configured limits)."""
+        if table_id not in self._layouts:
+            spec = self.service.spec(table_id)
+            self._layouts[table_id] = views.layout(self.service.game(spec), self.config.jurisdiction_of(spec),
+                                                   dict(spec.table))
+        return self._layouts[table_id]
+
+    def prepare(self) -> None:
+        """Migrate the schema, create the configured tables, staff and demo players."""
+        self.db.migrate()
+        cage.ensure_house_accounts(self.db)
+        self.service.sync_tables()
+        for u in self.config.users:
+            created = self.auth.create_user(u.username, password=u.password, password_hash=u.password_hash,
+                                            roles=u.roles, tables=u.tables)
+            if created and u.chips and "player" in u.roles:
+                cage.deposit(self.db, u.username, u.chips, actor="config", memo="demo chips")
+
+    def _acquire(self, table_id: str) -> None:
+        self.service.forget(table_id)
+        self.service.recover(table_id)
+
+    async def start(self) -> None:
+        import anyio.to_thread
+
+        # Few workers: SQLite has one writer and Python one interpreter lock; dozens of threads contending
+        # for them only add convoys. PostgreSQL gains from a few more (they wait on the network).
+        anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS_SQLITE if self.db.is_sqlite else THREADS_PG
+        await asyncio.to_thread(self.prepare)
+        self.broadcaster.start_listener()
+        await asyncio.to_thread(self.ownership.start)
+        self.clock.start()
+
+    async def stop(self) -> None:
+        await self.clock.stop()
+        self.ownership.stop()
+        self.broadcaster.stop()
+        self.db.dispose()
+
+
+def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: bool = True) -> FastAPI:
+    server = Server(config, database_url)
+    if not clock:
+        server.clock.TICK = 3600.0   # tests that drive the phases themselves
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):  # type: ignore[no-untyped-def]
+        await server.start()
+        try:
+            yield
+        finally:
+            await server.stop()
+
+    app = FastAPI(title="tapete table server", version=tapete.__version__, lifespan=lifespan,
+                  description="Live tables of the Spanish casino catalogs: bets, outcomes, settlement, ledger, audit.")
+    app.state.server = server
+
+    @app.exception_handler(TapeteError)
+    async def tapete_error(_: Request, exc: TapeteError) -> JSONResponse:
+        return JSONResponse(exc.document(), status_code=STATUS.get(exc.code, 422))
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        detail = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}" for e in exc.errors()[:5])
+        return JSONResponse({"error": {"code": "bad-request", "message": detail}}, status_code=422)
+
+    routes(app, server)
+    web.mount(app, server)
+    return app
+
+
+# ---------------------------------------------------------------------------------------------------
+def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place lists the whole API
+    service, auth, db = server.service, server.auth, server.db
+
+    def need(user: User, *roles: str) -> None:
+        if not user.has(*roles):
+            raise TapeteError("forbidden", f"{user.username} is not {' or '.join(roles)}")
+
+    def staff(user: User, table: str, *roles: str) -> None:
+        if not user.has(*roles):
+            raise TapeteError("forbidden", f"{user.username} is not {' or '.join(roles)}")
+        if not user.works(table):
+            raise TapeteError("forbidden", f"{user.username} does not work table {table}")
+
+    def idem(user: User, key: str | None, request: Request, body: Any, required: bool = True) -> tuple[str, str] | None:
+        if not key:
+            if required:
+                raise TapeteError("idempotency-key-required", "a request that moves money needs an Idempotency-Key header")
+            return None
+        payload = body.model_dump(mode="json") if hasattr(body, "model_dump") else body
+        fingerprint = hashlib.sha256(f"{request.method} {request.url.path} {json.dumps(payload, sort_keys=True)}".encode()).hexdigest()
+        return f"{user.username}:{key}", fingerprint
+
+    # -- service -----------------------------------------------------------------------------------
+    @app.get("/api/health", tags=["service"])
+    def health() -> dict[str, Any]:
+        """Whether the database answers, the version, and the tables this process drives."""
+        ok = db.ping()
+        return {"status": "ok" if ok else "degraded", "database": {"reachable": ok, "dialect": db.dialect},
+                "version": tapete.__version__, "casino": server.config.casino.name,
+                "uptime_s": round(time.time() - server.started, 1), "owned_tables": sorted(server.ownership.owned)}
+
+    @app.get("/api/games", tags=["service"])
+    def games() -> dict[str, Any]:
+        """The games of the tables of this casino, as `tapete games --json` describes them."""
+        from tapete.engine.registry import get_game
+
+        ids = sorted({t.game for t in server.config.tables})
+        return {"games": [get_game(g).info() for g in ids]}
+
+    @app.get("/api/tables", tags=["tables"])
+    def tables() -> dict[str, Any]:
+        """Every table: game, jurisdiction, limits, phase, round, fairness commitment, recent results."""
+        with db.read() as conn:
+            return {"tables": [service.summary(conn, t.id) for t in server.config.tables]}
+
+    @app.get("/api/tables/{table_id}", tags=["tables"])
+    def table(table_id: str, user: Me) -> dict[str, Any]:
+        """One table, with the caller's open bets and the decisions due to them."""
+        with db.read() as conn:
+            out = service.summary(conn, table_id)
+            out["actions"] = service.actions(conn, table_id, user.username)
+            q = select(bets).where(bets.c.table_id == table_id, bets.c.status == "open")
+            if not user.has("croupier", "chief", "inspector"):
+                q = q.where(bets.c.player == user.username)
+            out["open_bets"] = [_bet(r) for r in conn.execute(q.order_by(bets.c.placed_at)).mappings()]
+        return out
+
+    @app.get("/api/tables/{table_id}/actions", tags=["tables"])
+    def actions(table_id: str, user: Me) -> dict[str, Any]:
+        """What the engine allows now: bet kinds with minimum, maximum and every legal target; decisions due."""
+        with db.read() as conn:
+            return service.actions(conn, table_id, user.username)
+
+    @app.get("/api/tables/{table_id}/view", tags=["tables"])
+    def view(table_id: str, user: Me, recent: Annotated[int, Query(ge=0, le=20)] = 1) -> dict[str, Any]:
+        """The engine's state as the table shows it (cards dealt, hands, the point, bets on the layout, the
+        engine's log); the shoe's undealt cards and any seed stay secret. `recent`: the last settled coups of
+        a card table as they ended (newest first), since each coup opens a fresh state."""
+        service.spec(table_id)
+        with db.read() as conn:
+            row, state = service.state_of(conn, table_id)
+            past = conn.execute(select(rounds.c.record).where(rounds.c.table_id == table_id, rounds.c.status == "settled")
+                                .order_by(rounds.c.id.desc()).limit(recent)).scalars() if recent else []
+            previous = [r["view"] for r in past if r and r.get("view")]
+        viewer = user.username if user.has("player") else None
+        return {"table": table_id, "phase": row["phase"], "round": row["round_no"],
+                "state": views.state_view(state, viewer), "recent": previous}
+
+    @app.get("/api/tables/{table_id}/layout", tags=["tables"])
+    def layout(table_id: str) -> dict[str, Any]:
+        """Every bet kind and target the engine offers on a fresh table of these limits (what a page draws)."""
+        return {"table": table_id, "bets": server.layout(table_id)}
+
+    @app.get("/api/tables/{table_id}/hint", tags=["tables"])
+    def hint(table_id: str, user: Me, bet: Annotated[str, Query(min_length=1, max_length=64)]) -> dict[str, Any]:
+        """Blackjack: the basic-strategy chart's decision (`tapete strategy`) for the hand a bet plays now."""
+        spec = service.spec(table_id)
+        if spec.game != "blackjack":
+            raise TapeteError("bad-request", f"strategy hints are given at blackjack tables, not {spec.game}")
+        with db.read() as conn:
+            row, state = service.state_of(conn, table_id)
+            owner = conn.execute(select(bets.c.player).where(bets.c.table_id == table_id, bets.c.bet_id == bet,
+                                                             bets.c.status == "open")).scalar()
+        if owner is None:
+            raise TapeteError("unknown-bet", f"no open bet {bet!r} at table {table_id}")
+        if owner != user.username and not user.has("croupier", "chief", "inspector"):
+            raise TapeteError("forbidden", f"bet {bet} is not yours")
+        return views.blackjack_hint(state, row["jurisdiction"], bet)
+
+    # -- sessions ----------------------------------------------------------------------------------
+    @app.post("/api/login", tags=["sessions"])
+    def login(body: LoginIn, request: Request) -> dict[str, Any]:
+        """A session token (Bearer). Failed attempts are limited per user and per address."""
+        address = request.client.host if request.client else "?"
+        token, user, expires = auth.login(body.username, body.password, address)
+        return {"token": token, "user": user.username, "roles": sorted(user.roles), "expires_at": expires}
+
+    @app.post("/api/logout", tags=["sessions"])
+    def logout(user: Me, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        auth.logout(authorization.split(" ", 1)[1])  # type: ignore[union-attr]
+        return {"user": user.username, "logged_out": True}
+
+    @app.post("/api/register", tags=["sessions"])
+    def register(body: RegisterIn) -> dict[str, Any]:
+        """A player opens an account, where the casino allows it (security.register)."""
+        if not server.config.security.open_registration:
+            raise TapeteError("forbidden", "players are registered at the cashier's desk here")
+        if not auth.create_user(body.username, password=body.password, roles=["player"]):
+            raise TapeteError("user-exists", f"the name {body.username} is taken")
+        return {"user": body.username, "roles": ["player"]}
+
+    @app.get("/api/me", tags=["sessions"])
+    def me(user: Me) -> dict[str, Any]:
+        with db.read() as conn:
+            out: dict[str, Any] = {"user": user.username, "roles": sorted(user.roles), "tables": user.tables}
+            if user.has("player"):
+                out["balance"] = ledger.balance(conn, ledger.wallet(user.username))
+        return out
+
+    @app.post("/api/users", tags=["sessions"])
+    def create_user(body: UserIn, user: Me) -> dict[str, Any]:
+        """The cashier opens players' accounts; the table chief opens staff accounts."""
+        if set(body.roles) - {"player"}:
+            need(user, "chief")
+        else:
+            need(user, "cashier", "chief")
+        if not auth.create_user(body.username, password=body.password, roles=body.roles, tables=body.tables):
+            raise TapeteError("user-exists", f"the name {body.username} is taken")
+        return {"user": body.username, "roles": sorted(set(body.roles))}
+
+    # -- money -------------------------------------------------------------------------------------
+    @app.get("/api/wallets/{username}", tags=["money"])
+    def wallet(username: str, user: Me, limit: Annotated[int, Query(ge=1, le=500)] = 50) -> dict[str, Any]:
+        """A wallet's balance and last movements: its owner, the cashier and the inspector only."""
+        if username != user.username and not user.has("cashier", "inspector"):
+            raise TapeteError("forbidden", "a wallet is seen by its owner, the cashier and the inspector")
+        account = ledger.wallet(username)
+        with db.read() as conn:
+            exists = conn.execute(select(ledger.accounts.c.id).where(ledger.accounts.c.id == account)).first()
+            if exists is None:
+                raise TapeteError("unknown-user", f"no wallet for {username!r}")
+            moves = conn.execute(select(postings.c.tx_id, postings.c.amount, postings.c.bet_id, ledger_tx.c.kind,
+                                        ledger_tx.c.table_id, ledger_tx.c.ts)
+                                 .join(ledger_tx, ledger_tx.c.id == postings.c.tx_id)
+                                 .where(postings.c.account_id == account).order_by(postings.c.id.desc()).limit(limit)).mappings()
+            return {"user": username, "balance": ledger.balance(conn, account), "movements": [dict(m) for m in moves]}
+
+    @app.post("/api/cashier/deposit", tags=["money"])
+    def deposit(body: MoneyIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
+        """Chips in: the player pays at the cage, the wallet is credited."""
+        need(user, "cashier")
+        return cage.deposit(db, body.user, body.amount, user.username, body.memo, idem(user, idempotency_key, request, body))
+
+    @app.post("/api/cashier/withdraw", tags=["money"])
+    def withdraw(body: MoneyIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
+        """Chips out: never more than the wallet holds."""
+        need(user, "cashier")
+        return cage.withdraw(db, body.user, body.amount, user.username, body.memo, idem(user, idempotency_key, request, body))
+
+    @app.post("/api/tables/{table_id}/float", tags=["money"])
+    def table_float(table_id: str, body: FloatIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
+        """A fill (bank to table) or credit (table to bank) of the table's float."""
+        service.spec(table_id)
+        staff(user, table_id, "cashier", "chief")
+        return cage.float_move(db, table_id, body.amount, body.direction, user.username, idem(user, idempotency_key, request, body))
+
+    @app.get("/api/ledger", tags=["audit"])
+    def ledger_view(user: Me) -> dict[str, Any]:
+        """The ledger's invariants checked from the postings, and every house account's balance."""
+        need(user, "inspector", "cashier", "chief")
+        with db.read() as conn:
+            report = ledger.check(conn)
+            report["house_accounts"] = {a: b for a, b in ledger.balances(conn).items() if not a.startswith("wallet:")}
+            report["wallets_total"] = sum(b for a, b in ledger.balances(conn).items() if a.startswith("wallet:"))
+        return report
+
+    # -- play --------------------------------------------------------------------------------------
+    @app.post("/api/tables/{table_id}/bets", tags=["play"])
+    def place_bets(table_id: str, body: BetsIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
+        """Place one or more bets (one request, one transaction) while bets are open."""
+        service.spec(table_id)
+        if not user.has("player"):
+            raise TapeteError("forbidden", "only players bet")
+        items = [b.model_dump() for b in body.bets]
+        return service.place_bets(table_id, user.username, items, idem(user, idempotency_key, request, body))
+
+    @app.post("/api/tables/{table_id}/acts", tags=["play"])
+    def act(table_id: str, body: ActIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
+        """A decision on one of the caller's bets (hit, stand, double, prison...). At a live table the
+        croupier may key it, with the cards dealt."""
+        service.spec(table_id)
+        if not user.has("player", "croupier", "chief"):
+            raise TapeteError("forbidden", f"{user.username} does not play or deal")
+        if user.has("croupier", "chief") and not user.has("player"):
+            staff(user, table_id, "croupier", "chief")
+        doc: dict[str, Any] = {"do": body.do, **body.fields}
+        if body.bet is not None:
+            doc["bet"] = body.bet
+        if body.by is not None:
+            doc["by"] = body.by
+        return service.act(table_id, user.username, set(user.roles), doc, body.cards, idem(user, idempotency_key, request, body))
+
+    # -- the croupier and the table chief ------------------------------------------------------------
+    @app.post("/api/tables/{table_id}/open", tags=["croupier"])
+    def open_round(table_id: str, user: Me) -> dict[str, Any]:
+        """Open betting for the next round (tables the croupier drives)."""
+        service.spec(table_id)
+        staff(user, table_id, "croupier", "chief")
+        return service.open_round(table_id, user.username)
+
+    @app.post("/api/tables/{table_id}/close", tags=["croupier"])
+    def close(table_id: str, body: CloseIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
+        """*No va más*. At a card table this deals the coup (a live table's croupier keys the cards)."""
+        service.spec(table_id)
+        staff(user, table_id, "croupier", "chief")
+        return service.close(table_id, user.username, body.cards, idem(user, idempotency_key, request, body))
+
+    @app.post("/api/tables/{table_id}/draw", tags=["croupier"])
+    def draw(table_id: str, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
+        """The electronic outcome, from the round's committed seed, settled at once."""
+        service.spec(table_id)
+        staff(user, table_id, "croupier", "chief")
+        return service.draw(table_id, user.username, idem(user, idempotency_key, request, {}))
+
+    @app.post("/api/tables/{table_id}/outcome", tags=["croupier"])
+    def outcome(table_id: str, body: OutcomeIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
+        """Key the physical result (a live table); the settlement is shown, then confirmed."""
+        service.spec(table_id)
+        staff(user, table_id, "croupier", "chief")
+        return service.key_outcome(table_id, user.username, body.value, body.name, body.last,
+                                   idem(user, idempotency_key, request, body))
+
+    @app.post("/api/tables/{table_id}/confirm", tags=["croupier"])
+    def confirm(table_id: str, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
+        """Confirm the keyed result: the settlement is booked."""
+        service.spec(table_id)
+        staff(user, table_id, "croupier", "chief")
+        return service.confirm(table_id, user.username, idem(user, idempotency_key, request, {}))
+
+    @app.post("/api/tables/{table_id}/correct", tags=["chief"])
+    def correct(table_id: str, body: OutcomeIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
+        """The table chief corrects a keyed result before it is confirmed."""
+        service.spec(table_id)
+        staff(user, table_id, "chief")
+        return service.correct(table_id, user.username, body.value, body.name, body.last, idem(user, idempotency_key, request, body))
+
+    @app.post("/api/tables/{table_id}/void", tags=["chief"])
+    def void(table_id: str, body: VoidIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
+        """The table chief voids the spin or coup in progress, as the engine's rules allow."""
+        service.spec(table_id)
+        staff(user, table_id, "chief")
+        return service.void(table_id, user.username, body.reason, idem(user, idempotency_key, request, body))
+
+    @app.post("/api/tables/{table_id}/limits", tags=["chief"])
+    def limits(table_id: str, body: LimitsIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
+        """The table chief changes the limits, where the jurisdiction allows (the engine decides when)."""
+        service.spec(table_id)
+        staff(user, table_id, "chief")
+        return service.limits(table_id, user.username, body.values, idem(user, idempotency_key, request, body, required=False))
+
+    # -- audit -------------------------------------------------------------------------------------
+    @app.get("/api/tables/{table_id}/log", tags=["audit"])
+    def table_log(table_id: str, user: Me, after: Annotated[int, Query(ge=0)] = 0,
+                  limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> dict[str, Any]:
+        """The table's hash-chained log (inspector, chief), with the chain verified from the start."""
+        service.spec(table_id)
+        need(user, "inspector", "chief")
+        with db.read() as conn:
+            chain = audit.verify_chain(audit.iter_rows(conn, table_id))
+            records = audit.rows(conn, table_id, after, limit)
+        return {"table": table_id, "chain": chain, "records": records}
+
+    @app.get("/api/rounds", tags=["audit"])
+    def round_list(user: Me, table: Annotated[str | None, Query(max_length=64)] = None,
+                   limit: Annotated[int, Query(ge=1, le=200)] = 20) -> dict[str, Any]:
+        q = select(rounds.c.id, rounds.c.table_id, rounds.c.number, rounds.c.status, rounds.c.commitment,
+                   rounds.c.seed, rounds.c.opened_at, rounds.c.settled_at).order_by(rounds.c.id.desc()).limit(limit)
+        if table is not None:
+            q = q.where(rounds.c.table_id == table)
+        with db.read() as conn:
+            return {"rounds": [dict(r) for r in conn.execute(q).mappings()]}
+
+    @app.get("/api/rounds/{round_id}", tags=["audit"])
+    def round_record(round_id: Annotated[int, Path(ge=1, le=2**31 - 1)], user: Me) -> dict[str, Any]:
+        """A settled round's record: what `tapete verify ROUND.json` checks (the seed once revealed)."""
+        with db.read() as conn:
+            r = conn.execute(select(rounds).where(rounds.c.id == round_id)).mappings().first()
+        if r is None:
+            raise TapeteError("unknown-round", f"no round {round_id}")
+        record = dict(r["record"] or {})
+        if r["status"] != "settled":
+            record = {"round": r["number"], "table_id": r["table_id"], "commitment": r["commitment"], "status": r["status"]}
+        record["status"] = r["status"]
+        return record
+
+    @app.get("/api/stats", tags=["audit"])
+    def stats(user: Me) -> dict[str, Any]:
+        need(user, "inspector", "chief", "cashier")
+        with db.read() as conn:
+            counts = dict(conn.execute(select(bets.c.status, func.count()).group_by(bets.c.status)).all())
+            tables_n = conn.execute(select(func.count()).select_from(casino_tables)).scalar_one()
+        return {"bets": counts, "tables": tables_n}
+
+    # -- live stream -------------------------------------------------------------------------------
+    @app.websocket("/api/tables/{table_id}/stream")
+    async def stream(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+        """The table's live events: a snapshot, then every record of its log as it is committed."""
+        try:
+            service.spec(table_id)
+            await asyncio.to_thread(auth.authenticate, token)
+        except TapeteError as exc:
+            await websocket.close(code=4401 if exc.code == "unauthenticated" else 4404, reason=exc.code)
+            return
+        await websocket.accept()
+        queue = server.broadcaster.subscribe(table_id)
+        try:
+            snapshot = await asyncio.to_thread(_snapshot, service, db, table_id)
+            server.broadcaster.mark(table_id, snapshot["seq"])
+            await websocket.send_json({"type": "snapshot", **snapshot})
+            after = snapshot["seq"]
+            reader = asyncio.create_task(_drain(websocket))
+            while not reader.done():
+                getter = asyncio.create_task(queue.get())
+                done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
+                if getter not in done:
+                    getter.cancel()
+                    break
+                item = getter.result()
+                if item.get("type") == "resync":
+                    snapshot = await asyncio.to_thread(_snapshot, service, db, table_id)
+                    after = snapshot["seq"]
+                    await websocket.send_json({"type": "snapshot", **snapshot})
+                elif item["seq"] > after:
+                    after = item["seq"]
+                    await websocket.send_json(item)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            server.broadcaster.unsubscribe(table_id, queue)
+
+
+def _bet(r: Any) -> dict[str, Any]:
+    return {"id": r["bet_id"], "player": r["player"], "kind": r["kind"], "on": r["spot"], "amount": r["amount"],
+            "staked": r["collected"], "round_id": r["round_id"], "status": r["status"]}
+
+
+def _snapshot(service: TableService, db: Database, table_id: str) -> dict[str, Any]:
+    with db.read() as conn:
+        seq = conn.execute(select(casino_tables.c.log_seq).where(casino_tables.c.id == table_id)).scalar_one()
+        return {"seq": seq, "table": service.summary(conn, table_id)}
+
+
+async def _drain(websocket: WebSocket) -> None:
+    """Read (and answer pings) until the client goes away."""
+    try:
+        while True:
+            message = await websocket.receive_text()
+            if message == "ping":
+                await websocket.send_text("pong")
+    except (WebSocketDisconnect, RuntimeError):
+        return

@@ -1,0 +1,86 @@
+"""The append-only, hash-chained event log of each table.
+
+Every record carries the SHA-256 of its predecessor: hash = sha256(prev_hash || canonical JSON of the
+record). Changing, inserting or deleting any past record breaks every hash after it, which `verify_chain`
+finds. The log holds what the catalogs ask a casino to keep: each round's opening (with the fairness
+commitment), the bets, no va más, the outcome, the settlement, voids and corrections with who made them,
+limit changes, and the card counts when a shoe ends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from sqlalchemy import Connection, insert, select
+
+from tapete.server.db import events
+
+
+def genesis(table_id: str) -> str:
+    return hashlib.sha256(f"tapete:{table_id}".encode()).hexdigest()
+
+
+def canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def record_hash(prev_hash: str, seq: int, ts: float, kind: str, actor: str | None, data: Any) -> str:
+    body = canonical({"seq": seq, "ts": ts, "kind": kind, "actor": actor, "data": data})
+    return hashlib.sha256((prev_hash + body).encode()).hexdigest()
+
+
+def append(conn: Connection, table_id: str, prev_seq: int, prev_hash: str, ts: float, kind: str,
+           actor: str | None, data: dict[str, Any]) -> tuple[int, str]:
+    seq = prev_seq + 1
+    h = record_hash(prev_hash, seq, ts, kind, actor, data)
+    conn.execute(_APPEND, {"table_id": table_id, "seq": seq, "ts": ts, "kind": kind, "actor": actor, "data": data,
+                           "prev_hash": prev_hash, "hash": h})
+    return seq, h
+
+
+_APPEND = insert(events)
+
+
+def rows(conn: Connection, table_id: str | None = None, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+    q = select(events).order_by(events.c.table_id, events.c.seq)
+    if table_id is not None:
+        q = q.where(events.c.table_id == table_id, events.c.seq > after)
+    if limit is not None:
+        q = q.limit(limit)
+    return [dict(r._mapping) for r in conn.execute(q)]
+
+
+def iter_rows(conn: Connection, table_id: str | None = None, batch: int = 2000) -> Iterator[dict[str, Any]]:
+    tables = [table_id] if table_id else [r[0] for r in conn.execute(select(events.c.table_id).distinct())]
+    for t in sorted(tables):
+        after = 0
+        while True:
+            chunk = rows(conn, t, after, batch)
+            yield from chunk
+            if len(chunk) < batch:
+                break
+            after = chunk[-1]["seq"]
+
+
+def verify_chain(records: list[dict[str, Any]] | Iterator[dict[str, Any]]) -> dict[str, Any]:
+    """Recompute every hash; report the first record that does not follow from its predecessor."""
+    last: dict[str, tuple[int, str]] = {}
+    count = 0
+    for r in records:
+        t = r["table_id"]
+        prev_seq, prev_hash = last.get(t, (0, genesis(t)))
+        if r["seq"] != prev_seq + 1 or r["prev_hash"] != prev_hash:
+            return {"ok": False, "table": t, "seq": r["seq"], "reason": "gap or broken link", "records": count}
+        if record_hash(prev_hash, r["seq"], r["ts"], r["kind"], r["actor"], r["data"]) != r["hash"]:
+            return {"ok": False, "table": t, "seq": r["seq"], "reason": "hash mismatch", "records": count}
+        last[t] = (r["seq"], r["hash"])
+        count += 1
+    return {"ok": True, "records": count, "tables": {t: {"seq": s, "hash": h} for t, (s, h) in last.items()}}
+
+
+def export_lines(conn: Connection, table_id: str | None = None) -> Iterator[str]:
+    for r in iter_rows(conn, table_id):
+        yield canonical(r)

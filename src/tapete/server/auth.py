@@ -1,0 +1,158 @@
+"""Staff and players: argon2 password hashes, bearer session tokens, rate-limited login, roles.
+
+Roles (the catalogs' staff): player; croupier (runs a table: no va más, the outcome, a live table's cards);
+chief, *jefe de mesa* (voids a spin or coup, corrects a keyed result, changes limits where the
+jurisdiction allows); cashier (chips in and out, table fills); inspector (reads everything, changes nothing).
+A token is 32 random bytes; the database keeps only its SHA-256. Sessions are cached briefly in memory
+(a logout reaches other processes within SESSION_CACHE_S).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from sqlalchemy import delete, insert, select
+
+from tapete.core.errors import TapeteError
+from tapete.server import ledger
+from tapete.server.config import Security
+from tapete.server.db import Database, sessions, users
+
+SESSION_CACHE_S = 5.0
+
+
+@dataclass(frozen=True)
+class User:
+    username: str
+    roles: frozenset[str]
+    tables: tuple[str, ...] | None = None
+
+    def has(self, *roles: str) -> bool:
+        return bool(self.roles & set(roles))
+
+    def works(self, table_id: str) -> bool:
+        return self.tables is None or table_id in self.tables
+
+
+class RateLimiter:
+    """At most `limit` failures per `window` seconds per key (a username, an address)."""
+
+    def __init__(self, limit: int, window: float = 60.0) -> None:
+        self.limit = limit
+        self.window = window
+        self._hits: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def blocked(self, key: str) -> float:
+        """Seconds until `key` may try again (0 when it may now)."""
+        now = time.monotonic()
+        with self._lock:
+            q = self._hits.get(key)
+            if not q:
+                return 0.0
+            while q and q[0] <= now - self.window:
+                q.popleft()
+            return (q[0] + self.window - now) if len(q) >= self.limit else 0.0
+
+    def fail(self, key: str) -> None:
+        with self._lock:
+            self._hits.setdefault(key, deque()).append(time.monotonic())
+
+    def reset(self, key: str) -> None:
+        with self._lock:
+            self._hits.pop(key, None)
+
+
+class Auth:
+    def __init__(self, db: Database, security: Security) -> None:
+        self.db = db
+        self.security = security
+        self.hasher = PasswordHasher(time_cost=security.argon2_time_cost, memory_cost=security.argon2_memory_kib,
+                                     parallelism=security.argon2_parallelism)
+        self.limiter = RateLimiter(security.login_attempts)
+        self._cache: dict[str, tuple[float, User, float]] = {}
+        self._lock = threading.Lock()
+        self._dummy = self.hasher.hash(secrets.token_hex(8))
+
+    # -- users -------------------------------------------------------------------------------------
+    def create_user(self, username: str, *, password: str | None = None, password_hash: str | None = None,
+                    roles: list[str] | tuple[str, ...] = ("player",), tables: list[str] | None = None) -> bool:
+        """Create a user (and a player's wallet); False when the name is taken."""
+        hashed = password_hash or self.hasher.hash(password or "")
+        with self.db.write() as conn:
+            if conn.execute(select(users.c.username).where(users.c.username == username)).first() is not None:
+                return False
+            conn.execute(insert(users).values(username=username, password_hash=hashed, roles=",".join(sorted(set(roles))),
+                                              tables=tables, created_at=time.time()))
+            ledger.ensure_account(conn, ledger.wallet(username), owner=username)
+        return True
+
+    def user(self, username: str) -> User | None:
+        with self.db.read() as conn:
+            row = conn.execute(select(users.c.roles, users.c.tables).where(users.c.username == username)).first()
+        if row is None:
+            return None
+        return User(username, frozenset(r for r in row[0].split(",") if r), tuple(row[1]) if row[1] is not None else None)
+
+    # -- sessions ----------------------------------------------------------------------------------
+    def login(self, username: str, password: str, address: str) -> tuple[str, User, float]:
+        for key in (f"user:{username}", f"addr:{address}"):
+            wait = self.limiter.blocked(key)
+            if wait > 0:
+                raise TapeteError("too-many-attempts", f"too many failed logins: try again in {int(wait) + 1} s")
+        with self.db.read() as conn:
+            row = conn.execute(select(users.c.password_hash).where(users.c.username == username)).first()
+        try:
+            if row is None:
+                self.hasher.verify(self._dummy, password + "x")     # same cost whether or not the user exists
+            self.hasher.verify(row[0], password)  # type: ignore[index]
+        except (VerifyMismatchError, VerificationError, InvalidHashError, TypeError):
+            self.limiter.fail(f"user:{username}")
+            self.limiter.fail(f"addr:{address}")
+            raise TapeteError("bad-credentials", "wrong username or password") from None
+        self.limiter.reset(f"user:{username}")
+        user = self.user(username)
+        assert user is not None
+        token = secrets.token_urlsafe(32)
+        now = time.time()
+        expires = now + self.security.session_hours * 3600
+        with self.db.write() as conn:
+            conn.execute(insert(sessions).values(token_hash=_digest(token), username=username, created_at=now, expires_at=expires))
+        return token, user, expires
+
+    def logout(self, token: str) -> None:
+        with self.db.write() as conn:
+            conn.execute(delete(sessions).where(sessions.c.token_hash == _digest(token)))
+        with self._lock:
+            self._cache.pop(_digest(token), None)
+
+    def authenticate(self, token: str | None) -> User:
+        if not token:
+            raise TapeteError("unauthenticated", "log in first: send 'Authorization: Bearer <token>'")
+        digest = _digest(token)
+        now = time.time()
+        with self._lock:
+            hit = self._cache.get(digest)
+        if hit is not None and hit[0] > now and hit[2] > now:
+            return hit[1]
+        with self.db.read() as conn:
+            row = conn.execute(select(sessions.c.username, sessions.c.expires_at).where(sessions.c.token_hash == digest)).first()
+        if row is None or row[1] <= now:
+            raise TapeteError("unauthenticated", "the session is unknown or has expired: log in again")
+        user = self.user(row[0])
+        if user is None:
+            raise TapeteError("unauthenticated", "the user no longer exists")
+        with self._lock:
+            self._cache[digest] = (now + SESSION_CACHE_S, user, row[1])
+        return user
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()

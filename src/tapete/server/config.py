@@ -1,0 +1,197 @@
+"""The casino configuration file (TOML): jurisdiction, tables, games, limits, timing, opening hours, staff.
+
+Validated twice at start-up: its shape by pydantic, its substance by the engine — every table is opened
+with its game's `open(jurisdiction, table)`, so a limit the jurisdiction does not allow, an unknown table
+key or a game the jurisdiction does not have stops the server before it takes a bet.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from datetime import datetime, time
+from pathlib import Path
+from typing import Any, Literal
+from zoneinfo import ZoneInfo
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from tapete.core.errors import TapeteError
+
+ROLES = ("player", "croupier", "chief", "cashier", "inspector")
+HOURS = re.compile(r"^(\d{2}):(\d{2})-(\d{2}):(\d{2})$")
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Timing(Strict):
+    """Seconds per phase. `bets`: betting open; `spin`: from no va más to the electronic outcome; `act`:
+    for each decision due at a card table (then the game's defaults apply); `pause`: results on show before
+    the next round; `confirm`: auto-confirm a keyed result after this long (0: the croupier confirms)."""
+
+    bets: float = Field(20.0, ge=0)
+    spin: float = Field(3.0, ge=0)
+    act: float = Field(20.0, ge=0)
+    pause: float = Field(5.0, ge=0)
+    confirm: float = Field(0.0, ge=0)
+
+
+class TableConfig(Strict):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,47}$")
+    game: str
+    jurisdiction: str | None = None
+    name: str | None = None
+    source: Literal["rng", "croupier"] = "rng"
+    auto: bool = True                       # the server's clock drives the phases; False: the croupier does
+    table: dict[str, Any] = Field(default_factory=dict)
+    timing: Timing = Field(default_factory=Timing)
+    hours: list[str] = Field(default_factory=lambda: ["00:00-24:00"])
+    float: int = Field(1_000_000, ge=0)     # cents the bank puts on the table at creation
+    recovery: Literal["resume", "void"] = "resume"
+    seats: int = Field(0, ge=0)             # 0: as many players as come
+
+    @field_validator("hours")
+    @classmethod
+    def _hours(cls, value: list[str]) -> list[str]:
+        for h in value:
+            m = HOURS.match(h)
+            if not m or int(m[1]) > 24 or int(m[3]) > 24 or int(m[2]) > 59 or int(m[4]) > 59:
+                raise ValueError(f"opening hours are 'HH:MM-HH:MM' (got {h!r})")
+        return value
+
+
+class UserConfig(Strict):
+    username: str = Field(pattern=r"^[A-Za-z0-9_.-]{1,64}$")
+    password: str | None = None             # demo only; a deployment gives password_hash (argon2)
+    password_hash: str | None = None
+    roles: list[Literal["player", "croupier", "chief", "cashier", "inspector"]] = Field(default_factory=lambda: ["player"])
+    tables: list[str] | None = None         # staff: the tables they may work (None: all)
+    chips: int = Field(0, ge=0)             # demo: chips bought at the cage when the user is created
+
+    @model_validator(mode="after")
+    def _secret(self) -> UserConfig:
+        if not self.password and not self.password_hash:
+            raise ValueError(f"user {self.username}: give password or password_hash")
+        return self
+
+
+class Security(Strict):
+    session_hours: float = Field(12.0, gt=0)
+    login_attempts: int = Field(5, ge=1)    # failed logins per minute per user and per address
+    argon2_time_cost: int = Field(3, ge=1)
+    argon2_memory_kib: int = Field(65536, ge=8)
+    argon2_parallelism: int = Field(1, ge=1)
+    open_registration: bool = False         # players may open their own account (POST /api/register)
+
+
+class Casino(Strict):
+    name: str = "tapete casino"
+    jurisdiction: str = "ES"
+    timezone: str = "Europe/Madrid"
+    currency: str = "EUR"
+
+
+class CasinoConfig(Strict):
+    casino: Casino = Field(default_factory=Casino)
+    security: Security = Field(default_factory=Security)
+    tables: list[TableConfig] = Field(default_factory=list)
+    users: list[UserConfig] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _unique(self) -> CasinoConfig:
+        ids = [t.id for t in self.tables]
+        if len(ids) != len(set(ids)):
+            raise ValueError("table ids must be unique")
+        names = [u.username for u in self.users]
+        if len(names) != len(set(names)):
+            raise ValueError("usernames must be unique")
+        ZoneInfo(self.casino.timezone)
+        return self
+
+    def table(self, table_id: str) -> TableConfig:
+        for t in self.tables:
+            if t.id == table_id:
+                return t
+        raise KeyError(table_id)
+
+    def jurisdiction_of(self, t: TableConfig) -> str:
+        return t.jurisdiction or self.casino.jurisdiction
+
+    def is_open(self, t: TableConfig, now: datetime | None = None) -> bool:
+        """Within the table's opening hours (a range past midnight, '20:00-04:00', spans two days)."""
+        local = (now or datetime.now(ZoneInfo(self.casino.timezone))).astimezone(ZoneInfo(self.casino.timezone))
+        minute = local.hour * 60 + local.minute
+        for h in t.hours:
+            m = HOURS.match(h)
+            assert m is not None
+            start, end = int(m[1]) * 60 + int(m[2]), int(m[3]) * 60 + int(m[4])
+            if start == end or (start < end and start <= minute < end) or (start > end and (minute >= start or minute < end)):
+                return True
+        return False
+
+
+def load(path: str | Path | None) -> CasinoConfig:
+    """Read and validate a casino file; None gives the built-in demo casino."""
+    if path is None:
+        return validate(demo())
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise TapeteError("bad-config", f"cannot read {path}: {exc}") from exc
+    return validate(CasinoConfig.model_validate(data))
+
+
+def validate(config: CasinoConfig) -> CasinoConfig:
+    """Open every table with its game: the engine refuses what the jurisdiction does not allow."""
+    from tapete.engine.registry import get_game
+    from tapete.server.shoes import open_state
+
+    for t in config.tables:
+        try:
+            game = get_game(t.game)
+            game.rules_for(config.jurisdiction_of(t))
+            open_state(game, config.jurisdiction_of(t), t.table, t.source, seed=None)
+        except TapeteError as exc:
+            raise TapeteError("bad-config", f"table {t.id} ({t.game}): {exc.message}", source=exc.source) from exc
+    return config
+
+
+def demo() -> CasinoConfig:
+    """A small casino to play with: electronic and live roulette, staff and two players."""
+    from tapete.engine.registry import all_games
+
+    tables: list[dict[str, Any]] = [
+        {"id": "ruleta-1", "game": "roulette-french", "name": "Ruleta electrónica 1", "jurisdiction": "ES-AN",
+         "table": {"minimum": 100, "tier": 2}, "timing": {"bets": 20, "spin": 3, "pause": 6}},
+        {"id": "ruleta-2", "game": "roulette-french", "name": "Ruleta en vivo", "jurisdiction": "ES-IB",
+         "source": "croupier", "auto": False, "table": {"minimum": 500}},
+    ]
+    known = {g.id for g in all_games()}
+    if "blackjack" in known:
+        tables.append({"id": "blackjack-1", "game": "blackjack", "jurisdiction": "ES", "table": {"minimum": 500},
+                       "timing": {"bets": 20, "act": 20, "pause": 6}})
+    if "punto-banca" in known:
+        tables.append({"id": "punto-banca-1", "game": "punto-banca", "jurisdiction": "ES", "table": {"minimum": 1000},
+                       "timing": {"bets": 20, "pause": 6}})
+    if "craps" in known:
+        tables.append({"id": "dados-1", "game": "craps", "jurisdiction": "ES", "table": {"minimum": 100},
+                       "timing": {"bets": 15, "spin": 3, "pause": 4}})
+    return CasinoConfig.model_validate({
+        "casino": {"name": "Casino Tapete (demo)", "jurisdiction": "ES-AN"},
+        "tables": tables,
+        "users": [
+            {"username": "croupier", "password": "croupier", "roles": ["croupier"]},
+            {"username": "jefe", "password": "jefe", "roles": ["chief", "croupier"]},
+            {"username": "cajero", "password": "cajero", "roles": ["cashier"]},
+            {"username": "inspector", "password": "inspector", "roles": ["inspector"]},
+            {"username": "ana", "password": "ana", "roles": ["player"], "chips": 100_000},
+            {"username": "luis", "password": "luis", "roles": ["player"], "chips": 100_000},
+        ],
+    })
+
+
+def parse_clock(text: str) -> time:
+    h, m = text.split(":")
+    return time(int(h) % 24, int(m))

@@ -1,0 +1,261 @@
+"""The server's database: one schema (SQLAlchemy 2 Core) for SQLite (WAL, single process) and PostgreSQL.
+
+Every money movement and every state change of a table is a row here, written in the same transaction;
+the process keeps nothing that a restart could lose. Alembic migrations (tapete/server/migrations) create
+and evolve the schema; `migrate()` brings any database to the head revision at start-up.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    text,
+)
+
+DEFAULT_URL = "sqlite:///tapete.db"
+metadata = MetaData()
+
+users = Table(
+    "users", metadata,
+    Column("username", String(64), primary_key=True),
+    Column("password_hash", Text, nullable=False),
+    Column("roles", String(128), nullable=False),          # comma-separated: player,croupier,chief,cashier,inspector
+    Column("tables", JSON, nullable=True),                 # staff: the tables they may work (None: all)
+    Column("created_at", Float, nullable=False),
+)
+
+sessions = Table(
+    "sessions", metadata,
+    Column("token_hash", String(64), primary_key=True),    # sha256 of the bearer token: a leaked table leaks no token
+    Column("username", String(64), ForeignKey("users.username"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+
+accounts = Table(
+    "accounts", metadata,
+    Column("id", String(160), primary_key=True),           # wallet:alice, stakes:t1, float:t1, commission:t1, bank, cage...
+    Column("kind", String(16), nullable=False),
+    Column("owner", String(64), nullable=True),
+    Column("balance", BigInteger, nullable=False, default=0),
+    CheckConstraint("kind <> 'wallet' OR balance >= 0", name="wallet_not_negative"),
+    CheckConstraint("kind <> 'stakes' OR balance >= 0", name="stakes_not_negative"),
+)
+
+ledger_tx = Table(
+    "ledger_tx", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("ts", Float, nullable=False),
+    Column("kind", String(24), nullable=False),           # deposit withdraw bet settle fill credit
+    Column("table_id", String(64), nullable=True),
+    Column("round_id", Integer, nullable=True),
+    Column("actor", String(64), nullable=True),
+    Column("memo", Text, nullable=True),
+)
+
+postings = Table(
+    "postings", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tx_id", Integer, ForeignKey("ledger_tx.id"), nullable=False),
+    Column("account_id", String(160), ForeignKey("accounts.id"), nullable=False),
+    Column("amount", BigInteger, nullable=False),
+    Column("bet_id", String(64), nullable=True),
+    Index("ix_postings_tx", "tx_id"),
+    Index("ix_postings_account", "account_id"),
+)
+
+casino_tables = Table(
+    "casino_tables", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("jurisdiction", String(8), nullable=False),
+    Column("config", JSON, nullable=False),               # the game's `table` keys in force
+    Column("source", String(16), nullable=False),         # rng | croupier
+    Column("state", Text, nullable=True),                 # snapshot of the engine state (tapete.engine.serialize JSON)...
+    Column("state_seq", Integer, nullable=False, default=0),   # ...as of this log record; later 'bet' records replay on it
+    Column("version", Integer, nullable=False, default=0),
+    Column("phase", String(16), nullable=False),          # idle betting closed acting confirming settled
+    Column("deadline", Float, nullable=True),
+    Column("round_id", Integer, nullable=True),
+    Column("round_no", Integer, nullable=False, default=0),
+    Column("bet_seq", Integer, nullable=False, default=0),
+    Column("seed", String(128), nullable=True),           # secret until revealed in the round record
+    Column("draws", Integer, nullable=False, default=0),
+    Column("shoe", JSON, nullable=True),                  # electronic shoe: seed, commitment, cards dealt so far
+    Column("pre_outcome", Text, nullable=True),           # state before a keyed outcome (correction)
+    Column("booked", JSON, nullable=True),                # commission and carry booked for the current state
+    Column("history", JSON, nullable=True),               # the last outcomes, newest last
+    Column("log_seq", Integer, nullable=False, default=0),
+    Column("log_hash", String(64), nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+rounds = Table(
+    "rounds", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(64), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("status", String(16), nullable=False),         # open closed settled
+    Column("opened_at", Float, nullable=False),
+    Column("settled_at", Float, nullable=True),
+    Column("commitment", String(64), nullable=True),
+    Column("seed", String(128), nullable=True),           # revealed after settlement
+    Column("record", JSON, nullable=True),                # draws, events, settlement: what `tapete verify` reads
+    Index("ix_rounds_table", "table_id", "number"),
+)
+
+bets = Table(
+    "bets", metadata,
+    Column("table_id", String(64), primary_key=True),
+    Column("bet_id", String(64), primary_key=True),
+    Column("round_id", Integer, nullable=False),
+    Column("player", String(64), nullable=False),
+    Column("kind", String(32), nullable=False),
+    Column("spot", JSON, nullable=True),
+    Column("amount", BigInteger, nullable=False),
+    Column("collected", BigInteger, nullable=False, default=0),
+    Column("returned", BigInteger, nullable=False, default=0),
+    Column("status", String(16), nullable=False),         # open won lost push void
+    Column("placed_at", Float, nullable=False),
+    Column("settled_at", Float, nullable=True),
+    Index("ix_bets_player", "player"),
+    Index("ix_bets_open", "table_id", "status"),
+)
+
+events = Table(
+    "events", metadata,
+    Column("table_id", String(64), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("ts", Float, nullable=False),
+    Column("kind", String(24), nullable=False),
+    Column("actor", String(64), nullable=True),
+    Column("data", JSON, nullable=False),
+    Column("prev_hash", String(64), nullable=False),
+    Column("hash", String(64), nullable=False),
+)
+
+idempotency = Table(
+    "idempotency", metadata,
+    Column("key", String(240), primary_key=True),         # username:Idempotency-Key
+    Column("fingerprint", String(64), nullable=False),
+    Column("status", Integer, nullable=False),
+    Column("response", JSON, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+meta_kv = Table(
+    "meta_kv", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=True),
+    Column("flag", Boolean, nullable=True),
+)
+
+
+def database_url(url: str | None = None) -> str:
+    return url or os.environ.get("TAPETE_DATABASE_URL") or DEFAULT_URL
+
+
+def normalise_url(url: str) -> str:
+    """postgresql://... means psycopg 3 here (the driver we install)."""
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://"):]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    return url
+
+
+class Database:
+    """An engine plus the locking discipline of its dialect.
+
+    SQLite has one writer: an in-process lock serialises write transactions (no 'database is locked').
+    PostgreSQL serialises per table with `SELECT ... FOR UPDATE` on the table's row.
+    """
+
+    def __init__(self, url: str | None = None, *, pool_size: int = 16) -> None:
+        self.url = normalise_url(database_url(url))
+        self.is_sqlite = self.url.startswith("sqlite")
+        if self.is_sqlite:
+            path = self.url.split("///", 1)[-1]
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            self.engine: Engine = create_engine(self.url, connect_args={"check_same_thread": False, "timeout": 30},
+                                                pool_size=pool_size, max_overflow=8)
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            self.engine = create_engine(self.url, pool_size=pool_size, max_overflow=16, pool_pre_ping=True)
+        self.write_lock = threading.RLock()
+
+    @property
+    def dialect(self) -> str:
+        return "sqlite" if self.is_sqlite else "postgresql"
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """One write transaction (committed on success, rolled back on any exception)."""
+        if self.is_sqlite:
+            with self.write_lock, self.engine.connect() as conn:
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+                try:
+                    yield conn
+                except BaseException:
+                    conn.rollback()
+                    raise
+                conn.commit()
+        else:
+            with self.engine.begin() as conn:
+                yield conn
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn:
+            yield conn
+
+    def ping(self) -> bool:
+        try:
+            with self.engine.connect() as conn:
+                conn.execute(text("SELECT 1"))
+            return True
+        except Exception:  # noqa: BLE001 - health reports, never raises
+            return False
+
+    def migrate(self) -> None:
+        from tapete.server.migrations import upgrade
+
+        upgrade(self)
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
+    # WAL: readers never wait for the writer; NORMAL sync is durable across process crashes (not power loss
+    # of the last transactions), which is what a SIGKILL tests. isolation_level None: we issue BEGIN ourselves.
+    dbapi_conn.isolation_level = None
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=30000")
+    cur.close()

@@ -1,0 +1,160 @@
+"""The double-entry ledger: every movement of money is one transaction whose postings sum to zero.
+
+Accounts (integer cents; a positive balance is what the casino holds for that purpose):
+  wallet:<user>         a player's chips (never negative: a database CHECK and a guarded UPDATE)
+  stakes:<table>        stakes on the layout, collected from wallets, not yet decided (never negative)
+  float:<table>         the table's bank: receives lost stakes, pays winnings (house money, may go negative)
+  commission:<table>    commissions, cagnotte, rake the settlement names
+  jackpot:<table>:<n>   amounts a game carries to later coups (jackpots, reserve funds)
+  bank                  the house's capital that funds the floats (fills and credits)
+  cage                  the cashier's cash: the counterpart of chips bought and cashed out
+
+Since each transaction balances, the sum of all balances is always zero; `check()` proves it from the
+postings, and that every balance equals the sum of its postings.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, func, insert, select, update
+
+from tapete.core.errors import TapeteError
+from tapete.server.db import accounts, ledger_tx, postings
+
+NEGATIVE_FORBIDDEN = ("wallet", "stakes")
+
+
+def wallet(user: str) -> str:
+    return f"wallet:{user}"
+
+
+def stakes(table: str) -> str:
+    return f"stakes:{table}"
+
+
+def float_(table: str) -> str:
+    return f"float:{table}"
+
+
+def commission(table: str) -> str:
+    return f"commission:{table}"
+
+
+def jackpot(table: str, name: str) -> str:
+    return f"jackpot:{table}:{name}"
+
+
+def kind_of(account: str) -> str:
+    return account.split(":", 1)[0]
+
+
+@dataclass
+class Entry:
+    """A transaction being built: postings (account, amount, bet) that must sum to zero."""
+
+    kind: str
+    table_id: str | None = None
+    round_id: int | None = None
+    actor: str | None = None
+    memo: str | None = None
+    lines: list[tuple[str, int, str | None]] = field(default_factory=list)
+
+    def move(self, source: str, target: str, amount: int, bet: str | None = None) -> Entry:
+        """`amount` cents from `source` to `target` (two postings)."""
+        if amount:
+            self.lines.append((source, -amount, bet))
+            self.lines.append((target, amount, bet))
+        return self
+
+    def post(self, account: str, amount: int, bet: str | None = None) -> Entry:
+        if amount:
+            self.lines.append((account, amount, bet))
+        return self
+
+
+def ensure_account(conn: Connection, account: str, owner: str | None = None) -> None:
+    exists = conn.execute(select(accounts.c.id).where(accounts.c.id == account)).first()
+    if exists is None:
+        conn.execute(insert(accounts).values(id=account, kind=kind_of(account), owner=owner, balance=0))
+
+
+# Built once: the hot path (a bet is two postings) should not rebuild statements for every request.
+_CREDIT = (update(accounts).where(accounts.c.id == bindparam("aid"))
+           .values(balance=accounts.c.balance + bindparam("delta")).returning(accounts.c.balance))
+_DEBIT_GUARDED = (update(accounts).where(accounts.c.id == bindparam("aid"), accounts.c.balance >= bindparam("need"))
+                  .values(balance=accounts.c.balance + bindparam("delta")).returning(accounts.c.balance))
+_TX = insert(ledger_tx).values(ts=bindparam("ts"), kind=bindparam("kind"), table_id=bindparam("table_id"),
+                               round_id=bindparam("round_id"), actor=bindparam("actor"), memo=bindparam("memo"))
+_POSTINGS = insert(postings)
+
+
+def commit(conn: Connection, entry: Entry) -> dict[str, int] | None:
+    """Write one balanced transaction; refuse (insufficient-funds) any that would make a wallet negative.
+    Returns the new balance of every account it touched (None for an empty transaction)."""
+    if not entry.lines:
+        return None
+    total = sum(amount for _, amount, _ in entry.lines)
+    if total != 0:
+        raise AssertionError(f"unbalanced transaction {entry.kind}: {entry.lines}")
+    net: dict[str, int] = {}
+    for account, amount, _ in entry.lines:
+        net[account] = net.get(account, 0) + amount
+    balances_after: dict[str, int] = {}
+    for account, delta in sorted(net.items()):
+        if delta == 0:
+            continue
+        if delta < 0 and kind_of(account) in NEGATIVE_FORBIDDEN:
+            row = conn.execute(_DEBIT_GUARDED, {"aid": account, "need": -delta, "delta": delta}).first()
+        else:
+            row = conn.execute(_CREDIT, {"aid": account, "delta": delta}).first()
+        if row is None:
+            exists = conn.execute(select(accounts.c.balance).where(accounts.c.id == account)).first()
+            if exists is None:
+                raise TapeteError("unknown-account", f"no account {account}")
+            who = account.split(":", 1)[-1]
+            raise TapeteError("insufficient-funds", f"{who} has {exists[0]} cents: {-delta} are needed")
+        balances_after[account] = int(row[0])
+    tx_id = conn.execute(_TX, {"ts": time.time(), "kind": entry.kind, "table_id": entry.table_id, "round_id": entry.round_id,
+                               "actor": entry.actor, "memo": entry.memo}).inserted_primary_key[0]
+    conn.execute(_POSTINGS, [{"tx_id": tx_id, "account_id": a, "amount": m, "bet_id": b} for a, m, b in entry.lines])
+    balances_after["_tx"] = int(tx_id)
+    return balances_after
+
+
+def balance(conn: Connection, account: str) -> int:
+    row = conn.execute(select(accounts.c.balance).where(accounts.c.id == account)).first()
+    return int(row[0]) if row else 0
+
+
+def balances(conn: Connection, ids: Iterable[str] | None = None) -> dict[str, int]:
+    q = select(accounts.c.id, accounts.c.balance)
+    if ids is not None:
+        q = q.where(accounts.c.id.in_(list(ids)))
+    return {r[0]: int(r[1]) for r in conn.execute(q)}
+
+
+def check(conn: Connection) -> dict[str, Any]:
+    """The ledger's invariants, from scratch: every transaction balances, balances equal their postings,
+    everything sums to zero, no wallet or stakes account is negative."""
+    unbalanced = conn.execute(
+        select(postings.c.tx_id, func.sum(postings.c.amount)).group_by(postings.c.tx_id)
+        .having(func.sum(postings.c.amount) != 0)).all()
+    from_postings = dict(conn.execute(select(postings.c.account_id, func.sum(postings.c.amount))
+                                      .group_by(postings.c.account_id)).all())
+    stored = balances(conn)
+    mismatched = {a: (b, int(from_postings.get(a) or 0)) for a, b in stored.items() if b != int(from_postings.get(a) or 0)}
+    negative = {a: b for a, b in stored.items() if kind_of(a) in NEGATIVE_FORBIDDEN and b < 0}
+    total = sum(stored.values())
+    return {
+        "ok": not unbalanced and not mismatched and not negative and total == 0,
+        "sum": total,
+        "accounts": len(stored),
+        "transactions": int(conn.execute(select(func.count()).select_from(ledger_tx)).scalar_one()),
+        "unbalanced_transactions": [int(t) for t, _ in unbalanced],
+        "mismatched_accounts": mismatched,
+        "negative_accounts": negative,
+    }

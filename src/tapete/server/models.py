@@ -1,0 +1,91 @@
+"""Request bodies of the API (pydantic): shapes only — what a bet or an act means is the engine's to judge."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+MAX_CENTS = 10**11          # a billion euros: far beyond any table, small enough for any database integer
+
+Username = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")
+Role = Literal["player", "croupier", "chief", "cashier", "inspector"]
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class LoginIn(Body):
+    username: str = Username
+    password: str = Field(max_length=256)
+
+
+class UserIn(Body):
+    username: str = Username
+    password: str = Field(min_length=4, max_length=256)
+    roles: list[Role] = Field(default_factory=lambda: ["player"], min_length=1, max_length=5)
+    tables: list[str] | None = Field(None, max_length=100)
+
+
+class RegisterIn(Body):
+    username: str = Username
+    password: str = Field(min_length=4, max_length=256)
+
+
+class BetIn(Body):
+    """One bet: a kind of the game, an amount in cents, its target `on` where the kind needs one, and the
+    game's extra fields (box, seat, ...) in `extra`."""
+
+    kind: str = Field(min_length=1, max_length=32)
+    amount: int = Field(gt=0, le=MAX_CENTS)
+    on: list[int | str] | int | str | None = None
+    extra: dict[str, int | str | bool | None] = Field(default_factory=dict, max_length=8)
+
+
+class BetsIn(Body):
+    bets: list[BetIn] = Field(min_length=1, max_length=50)
+
+
+class ActIn(Body):
+    """A decision: `do` a verb of the game on `bet` (or for hand `by`); `fields` the game's extra act
+    fields (an insurance amount...); `cards` only a live table's croupier keys."""
+
+    do: str = Field(min_length=1, max_length=32)
+    bet: str | None = Field(None, max_length=64)
+    by: str | None = Field(None, max_length=64)
+    # scalars, or a short list of cards (a Pai Gow setting's `high` and `low`, 003:4000-4003)
+    fields: dict[str, int | str | bool | None | Annotated[list[Annotated[str, Field(max_length=4)]], Field(max_length=7)]] = Field(
+        default_factory=dict, max_length=8)
+    cards: list[str] | None = Field(None, max_length=52)
+
+
+class CloseIn(Body):
+    cards: list[str] | None = Field(None, max_length=64)
+
+
+class OutcomeIn(Body):
+    """A keyed result: the ball's number, the dice, the symbol... as the game's outcome event takes it."""
+
+    value: int | str | list[int | str] | dict[str, Any]
+    name: str | None = Field(None, max_length=16)
+    last: bool = False
+
+
+class VoidIn(Body):
+    reason: str = Field(min_length=1, max_length=200)
+
+
+class LimitsIn(Body):
+    values: dict[str, int | str | bool | None] = Field(min_length=1, max_length=32)
+
+
+class MoneyIn(Body):
+    user: str = Username
+    amount: int = Field(gt=0, le=MAX_CENTS)
+    memo: str | None = Field(None, max_length=200)
+
+
+class FloatIn(Body):
+    amount: int = Field(gt=0, le=MAX_CENTS)
+    direction: Literal["fill", "credit"] = "fill"

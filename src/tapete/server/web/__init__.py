@@ -1,0 +1,170 @@
+"""The browser front end: server-rendered Jinja2 pages, plain ES-module JavaScript and CSS, shipped as
+package data and served by `tapete serve` itself (no build step, nothing fetched at run time).
+
+Pages: the lobby (/), login (/login), a player's table (/tables/{id}), the croupier's console
+(/croupier/{id}), the cashier (/cashier) and the inspector (/inspector). Each page is a shell rendered
+here with the table's public summary and the engine's layout; the page's module then reads and acts
+through the same JSON API and WebSocket as any client. Every rule stays in the engine.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from tapete.core.errors import TapeteError
+
+if TYPE_CHECKING:
+    from tapete.server.app import Server
+
+HERE = Path(__file__).parent
+LANGS = ("es", "en")
+COOKIE = "tapete_lang"
+FAMILIES = {  # game id -> the page's module (static/games/<family>.js); every other game: generic.js
+    "roulette-french": "roulette", "roulette-american": "roulette", "roulette-french-short": "roulette",
+    "blackjack": "blackjack", "punto-banca": "baccarat", "craps": "craps",
+}
+
+
+@cache
+def strings(lang: str) -> dict[str, str]:
+    """The page strings of one language (web/i18n/<lang>.json)."""
+    return json.loads((HERE / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def language(request: Request) -> str:
+    """?lang=es|en, else the cookie, else the browser's preference, else Spanish."""
+    asked = request.query_params.get("lang")
+    if asked in LANGS:
+        return asked
+    cookie = request.cookies.get(COOKIE)
+    if cookie in LANGS:
+        return cookie
+    accept = request.headers.get("accept-language", "")
+    return "en" if accept[:2].lower() == "en" else "es"
+
+
+def family(game_id: str) -> str:
+    return FAMILIES.get(game_id, "generic")
+
+
+def mount(app: FastAPI, server: Server) -> None:
+    """Serve the static files and the pages on `app`."""
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    templates = Jinja2Templates(directory=HERE / "templates")
+
+    def render(request: Request, template: str, title: str, page: dict[str, Any], **context: Any) -> Response:
+        lang = language(request)
+        t = strings(lang)
+        data = {"lang": lang, "t": t, "casino": server.config.casino.name, "currency": server.config.casino.currency,
+                **page}
+        response = templates.TemplateResponse(request, template, {
+            "lang": lang, "t": t, "title": title, "casino": server.config.casino.name, "data": data,
+            "path": request.url.path, **context})
+        if request.query_params.get("lang") in LANGS:
+            response.set_cookie(COOKIE, lang, max_age=365 * 86400, samesite="lax")
+        return response
+
+    def summaries() -> list[dict[str, Any]]:
+        with server.db.read() as conn:
+            out = []
+            for spec in server.config.tables:
+                s = server.service.summary(conn, spec.id)
+                s["seats_free"] = seats_free(server, conn, spec.id)
+                s["family"] = family(spec.game)
+                out.append(s)
+        return out
+
+    def table_page(request: Request, table_id: str, template: str, role: str) -> Response:
+        try:
+            spec = server.service.spec(table_id)
+        except TapeteError:
+            return HTMLResponse(templates.get_template("missing.html").render(
+                t=strings(language(request)), lang=language(request), title="404", casino=server.config.casino.name,
+                data={}, path=request.url.path, table_id=table_id), status_code=404)
+        with server.db.read() as conn:
+            summary = server.service.summary(conn, table_id)
+        game = server.service.game(spec)
+        lang = language(request)
+        name = game.name_es if lang == "es" else game.name_en
+        info = game.info()
+        page = {"page": role, "table": summary, "family": family(spec.game), "layout": server.layout(table_id),
+                "kinds": info["kinds"], "verbs": info["verbs"], "outcome_names": list(game.outcome_names),
+                "uses_shoe": game.uses_shoe, "wheel": wheel_order(spec.game)}
+        return render(request, template, f"{summary['name']} · {name}", page, table=summary, game_name=name)
+
+    @app.get("/", include_in_schema=False)
+    def lobby(request: Request) -> Response:
+        tables = summaries()
+        lang = language(request)
+        games: dict[str, list[dict[str, Any]]] = {}
+        for s in tables:
+            games.setdefault(s["game_name_es"] if lang == "es" else s["game_name_en"], []).append(s)
+        return render(request, "lobby.html", strings(lang)["lobby"], {"page": "lobby"}, games=games)
+
+    @app.get("/login", include_in_schema=False)
+    def login(request: Request) -> Response:
+        lang = language(request)
+        return render(request, "login.html", strings(lang)["login"], {
+            "page": "login", "open_registration": server.config.security.open_registration})
+
+    @app.get("/tables/{table_id}", include_in_schema=False)
+    def player_table(request: Request, table_id: str) -> Response:
+        return table_page(request, table_id, "table.html", "table")
+
+    @app.get("/croupier", include_in_schema=False)
+    def croupier_index(request: Request) -> Response:
+        first = server.config.tables[0].id if server.config.tables else ""
+        return RedirectResponse(f"/croupier/{first}" if first else "/", status_code=307)
+
+    @app.get("/croupier/{table_id}", include_in_schema=False)
+    def croupier(request: Request, table_id: str) -> Response:
+        return table_page(request, table_id, "console.html", "console")
+
+    @app.get("/cashier", include_in_schema=False)
+    def cashier(request: Request) -> Response:
+        return render(request, "cashier.html", strings(language(request))["cashier"], {"page": "cashier"})
+
+    @app.get("/inspector", include_in_schema=False)
+    def inspector(request: Request) -> Response:
+        ids = [t.id for t in server.config.tables]
+        return render(request, "inspector.html", strings(language(request))["inspector"],
+                      {"page": "inspector", "tables": ids}, table_ids=ids)
+
+
+
+def wheel_order(game_id: str) -> list[int]:
+    """The numbers round the wheel (the racetrack of announced bets), for roulette games."""
+    if not game_id.startswith("roulette"):
+        return []
+    from tapete.games.roulette.layout import WHEEL_ORDER
+
+    return list(WHEEL_ORDER)
+
+
+def seats_free(server: Server, conn: Any, table_id: str) -> int | None:
+    """Seats (or blackjack boxes) not taken by a bet of the round; None where the table seats anyone."""
+    from sqlalchemy import select
+
+    from tapete.server.db import bets, casino_tables
+
+    spec = server.service.spec(table_id)
+    round_id = conn.execute(select(casino_tables.c.round_id).where(casino_tables.c.id == table_id)).scalar()
+    players = {r[0] for r in conn.execute(select(bets.c.player).where(
+        bets.c.table_id == table_id, bets.c.status == "open", bets.c.round_id == round_id))}
+    if spec.seats:
+        return max(spec.seats - len(players), 0)
+    boxes = spec.table.get("boxes") or (7 if spec.game == "blackjack" else None)
+    if boxes:
+        row, state = server.service.state_of(conn, table_id)
+        playing = state is not None and row["phase"] in ("betting", "closed", "acting", "confirming")
+        taken = {b.box for b in getattr(state, "bets", []) if getattr(b, "box", None)} if playing else set()
+        return max(int(boxes) - len(taken), 0)
+    return None

@@ -1,0 +1,223 @@
+// Shared helpers of every page: page data, strings, the API with its error documents, the session,
+// money, chips and the table's live stream. No framework, no build step.
+
+export const page = JSON.parse(document.getElementById("page-data").textContent);
+export const T = page.t;
+export const t = (key) => T[key] ?? key;
+
+const TOKEN = "tapete.token";
+export const session = {
+  get token() { return localStorage.getItem(TOKEN); },
+  set token(v) { v ? localStorage.setItem(TOKEN, v) : localStorage.removeItem(TOKEN); },
+  me: null,
+};
+
+export function uuid() {
+  if (globalThis.crypto?.randomUUID) return crypto.randomUUID();
+  return Array.from({ length: 32 }, () => Math.floor(Math.random() * 16).toString(16)).join("");
+}
+
+/** Call the JSON API. Money-moving calls get an Idempotency-Key. Throws the server's error document. */
+export async function api(path, { method = "GET", body, idem = method === "POST" } = {}) {
+  const headers = { "content-type": "application/json" };
+  if (session.token) headers.authorization = `Bearer ${session.token}`;
+  if (idem) headers["idempotency-key"] = uuid();
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const doc = await res.json().catch(() => ({ error: { code: `http-${res.status}`, message: res.statusText } }));
+  if (!res.ok) {
+    const err = new Error(doc?.error?.message ?? res.statusText);
+    err.doc = doc;
+    err.status = res.status;
+    if (res.status === 401 && path !== "/api/login") session.token = null;
+    throw err;
+  }
+  return doc;
+}
+
+export const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "class") node.className = v;
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
+  return node;
+};
+
+export function money(cents) {
+  if (cents === null || cents === undefined) return "—";
+  return new Intl.NumberFormat(page.lang === "es" ? "es-ES" : "en-GB", { style: "currency", currency: page.currency || "EUR" })
+    .format(cents / 100);
+}
+
+export function fillMoney(root = document) {
+  for (const node of root.querySelectorAll(".money[data-cents]")) node.textContent = money(Number(node.dataset.cents));
+}
+
+/** Show the server's error document (code, message, source) in the page's alert region. */
+export function showError(err) {
+  const box = document.getElementById("errors");
+  const e = err?.doc?.error ?? { code: "error", message: String(err?.message ?? err) };
+  box.replaceChildren(el("div", { class: "error-doc", "data-code": e.code },
+    el("strong", {}, `${t("error")}: ${e.code}`), " — ", e.message,
+    e.source ? el("small", {}, ` (${e.source})`) : null,
+    el("button", { type: "button", class: "link", "aria-label": "×", onclick: () => box.replaceChildren() }, "×")));
+}
+
+export function clearError() { document.getElementById("errors").replaceChildren(); }
+
+/** Run an action, showing its error document on failure; returns the result or undefined. */
+export async function attempt(fn) {
+  try {
+    const out = await fn();
+    clearError();
+    return out;
+  } catch (err) {
+    showError(err);
+    return undefined;
+  }
+}
+
+/** The header's session box: who is logged in, their balance, log out. */
+export async function renderSession() {
+  const box = document.getElementById("session");
+  if (!session.token) {
+    box.replaceChildren(el("span", {}, t("not_logged")), " ",
+      el("a", { href: `/login?next=${encodeURIComponent(location.pathname)}`, class: "button" }, t("login")));
+    session.me = null;
+    return null;
+  }
+  try {
+    session.me = await api("/api/me");
+  } catch {
+    session.token = null;
+    return renderSession();
+  }
+  const me = session.me;
+  box.replaceChildren(...[
+    el("span", {}, `${t("logged_as")} `, el("strong", { id: "me-user" }, me.user), ` (${me.roles.join(", ")})`),
+    me.balance !== undefined ? el("span", { class: "balance" }, ` · ${t("balance")}: `,
+      el("strong", { id: "balance", "data-cents": me.balance }, money(me.balance))) : null, " ",
+    el("button", { type: "button", class: "secondary", id: "logout", onclick: logout }, t("logout"))].filter(Boolean));
+  return me;
+}
+
+async function logout() {
+  try { await api("/api/logout", { method: "POST", idem: false }); } catch { /* gone already */ }
+  session.token = null;
+  location.href = "/";
+}
+
+export function setBalance(cents) {
+  const node = document.getElementById("balance");
+  if (node && cents !== undefined && cents !== null) { node.dataset.cents = cents; node.textContent = money(cents); }
+}
+
+/** The table's WebSocket: every committed record; reconnects after a drop. */
+export function stream(tableId, onRecord) {
+  let stopped = false;
+  const connect = () => {
+    if (!session.token || stopped) return;
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}/api/tables/${tableId}/stream?token=${encodeURIComponent(session.token)}`);
+    ws.onmessage = (m) => { try { onRecord(JSON.parse(m.data)); } catch { /* pong */ } };
+    ws.onclose = () => { if (!stopped) setTimeout(connect, 1500); };
+    const ping = setInterval(() => ws.readyState === 1 ? ws.send("ping") : null, 20000);
+    ws.addEventListener("close", () => clearInterval(ping));
+  };
+  connect();
+  return () => { stopped = true; };
+}
+
+/** Chip values of a table: 1, 2, 5, 10, 25, 50, 100 x the minimum, up to the maximum. */
+export function chipValues(minimum, maximum) {
+  const out = [1, 2, 5, 10, 25, 50, 100].map((m) => m * minimum);
+  return out.filter((v) => !maximum || v <= maximum);
+}
+
+/** Radio-group chips; returns a getter of the chosen value. Arrow keys move the choice. */
+export function chipRack(container, values) {
+  let chosen = values[0];
+  const buttons = values.map((v, i) => el("button", {
+    type: "button", role: "radio", class: `chip chip-${i}`, "aria-checked": i === 0 ? "true" : "false",
+    "aria-label": `${t("chip")} ${money(v)}`, tabindex: i === 0 ? "0" : "-1", "data-value": v,
+    onclick: () => pick(i),
+    onkeydown: (e) => {
+      const d = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+      if (d) { e.preventDefault(); pick((i + d + values.length) % values.length, true); }
+    },
+  }, money(v)));
+  function pick(i, focus = false) {
+    chosen = values[i];
+    buttons.forEach((b, j) => { b.setAttribute("aria-checked", String(i === j)); b.tabIndex = i === j ? 0 : -1; });
+    if (focus) buttons[i].focus();
+  }
+  container.replaceChildren(...buttons);
+  return () => chosen;
+}
+
+export const phaseText = (phase) => t(`phase_${phase}`);
+
+/** A card as the engine writes it ("8S", "TD", "12o"): a small face with suit colour. */
+export function card(text) {
+  const suit = text.slice(-1);
+  const sym = { S: "♠", H: "♥", D: "♦", C: "♣" }[suit];
+  const rank = sym ? text.slice(0, -1).replace("T", "10") : text;
+  return el("span", { class: `pcard ${suit === "H" || suit === "D" ? "red" : ""}`, role: "img", "aria-label": text },
+    rank, sym ?? "");
+}
+
+export function verbText(verb) { return T[`verb_${verb}`] ?? verb; }
+
+/** A bet kind's name: the catalog's own word (before the colon of the engine's description) in Spanish,
+ * the engine's kind id in English. */
+export function kindLabel(kind) {
+  const info = (page.kinds || []).find((k) => k.kind === kind);
+  if (page.lang === "es" && info?.description) {
+    const head = info.description.split(/[:(]/)[0].trim();
+    if (head && head.length < 40) return head;
+  }
+  return kind.replaceAll("-", " ");
+}
+
+/** Sum of my open bets by kind and target (a key "kind|on"), for chip markers on a layout. */
+export function stakesBySpot(openBets) {
+  const out = new Map();
+  for (const b of openBets) {
+    const key = spotKey(b.kind, b.on);
+    out.set(key, (out.get(key) || 0) + (b.amount || 0));
+  }
+  return out;
+}
+
+export function spotKey(kind, on) {
+  const target = on === null || on === undefined ? "" : [].concat(on).map(String).sort().join(",");
+  return `${kind}|${target}`;
+}
+
+/** A bet spot: a button that places `amount` of the chosen chip on kind/target when betting is open. */
+export function spotButton(ctx, { kind, on = null, label, cls = "", style = "", extra, text = "" }) {
+  const b = el("button", {
+    type: "button", class: `spot ${cls}`, style, "aria-label": label, title: label,
+    "data-kind": kind, "data-on": on === null ? "" : [].concat(on).join("-"), "data-key": spotKey(kind, on),
+    onclick: () => ctx.bet([{ kind, amount: ctx.chip(), ...(on === null ? {} : { on }), ...(extra ? { extra } : {}) }]),
+  }, el("span", { class: "spot-text" }, text), el("span", { class: "stake", "aria-hidden": "true" }));
+  b.dataset.label = label;
+  return b;
+}
+
+/** Mark my stakes on the spots and enable only what the engine allows now. */
+export function markSpots(root, ctx) {
+  const stakes = stakesBySpot(ctx.openBets);
+  const open = new Set((ctx.actions.bets || []).flatMap((k) => (k.targets?.length ? k.targets : [null]).map((tg) => spotKey(k.kind, tg))));
+  for (const b of root.querySelectorAll(".spot")) {
+    const placed = stakes.get(b.dataset.key);
+    b.querySelector(".stake").textContent = placed ? money(placed) : "";
+    b.classList.toggle("has-stake", Boolean(placed));
+    b.setAttribute("aria-label", placed ? `${b.dataset.label} — ${money(placed)}` : b.dataset.label);
+    b.setAttribute("aria-disabled", String(!open.has(b.dataset.key)));
+  }
+}

@@ -1,0 +1,37 @@
+// Punto y banca: the three betting spots from the engine's kinds, the last coup's hands and the road of
+// winners (the engine's coups).
+import { card, el, kindLabel, markSpots, spotButton, t } from "../app.js";
+
+let root = null;
+
+export function init(node, ctx) {
+  root = node;
+  root.append(
+    el("div", { class: "coup" },
+      el("div", { class: "side-hand punto" }, el("h2", {}, t("punto")), el("div", { class: "cards", id: "punto-cards" })),
+      el("div", { class: "side-hand banca" }, el("h2", {}, t("banca")), el("div", { class: "cards", id: "banca-cards" }))),
+    el("div", { class: "bac-spots", role: "group", "aria-label": t("bet_on") },
+      ctx.page.layout.map((k) => spotButton(ctx, { kind: k.kind, label: `${t("bet_on")} ${kindLabel(k.kind)}`, text: kindLabel(k.kind),
+        cls: `bac ${k.kind}` }))),
+    el("div", { class: "engine-log", "aria-live": "polite" }));
+}
+
+export const recent = 20;     // the road: the last coups' winners
+
+function coups(ctx) {
+  const past = [...ctx.recent].reverse().flatMap((v) => v.coups || []);
+  return [...past, ...(ctx.view?.coups || [])].filter((c) => !c.void);
+}
+
+export function history(ctx) {
+  return coups(ctx).map((c) => ({ player: "P", banker: "B", tie: "T" }[c.winner] ?? c.winner));
+}
+
+export function update(ctx) {
+  markSpots(root, ctx);
+  const coup = coups(ctx).at(-1);
+  root.querySelector("#punto-cards").replaceChildren(...(coup?.player || []).map(card));
+  root.querySelector("#banca-cards").replaceChildren(...(coup?.bank || []).map(card));
+  root.querySelector(".coup").dataset.winner = coup?.winner ?? "";
+  root.querySelector(".engine-log").replaceChildren(...(ctx.view?.log || []).slice(-5).map((l) => el("p", {}, l)));
+}

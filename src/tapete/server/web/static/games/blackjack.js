@@ -1,0 +1,59 @@
+// The blackjack table: the dealer's cards, the boxes (a bet on a box from the chosen chip), each box's
+// hands as the engine deals and splits them. Decisions are the engine's legal actions (side panel), with
+// the strategy chart's hint on request.
+import { card, el, markSpots, money, spotButton, t } from "../app.js";
+
+let root = null;
+
+export function betLabel(ctx, betId) {
+  const bet = (ctx.view?.bets || []).find((b) => b.id === betId);
+  return bet ? `${t("box")} ${bet.box}` : betId;
+}
+
+export function init(node, ctx) {
+  root = node;
+  const main = ctx.page.layout.find((k) => k.kind === "main");
+  const boxes = main?.targets?.length ? main.targets : [1, 2, 3, 4, 5, 6, 7];
+  root.append(
+    el("div", { class: "dealer" }, el("h2", {}, t("dealer")), el("div", { class: "cards", id: "dealer-cards" })),
+    el("div", { class: "boxes", role: "group", "aria-label": t("box") }, boxes.map((box) => el("div", { class: "box", "data-box": box },
+      spotButton(ctx, { kind: "main", label: `${t("bet_on")} ${t("box")} ${box}`, text: `${t("box")} ${box}`, cls: "box-spot",
+        extra: { box } }),
+      el("div", { class: "hands" })))),
+    el("div", { class: "engine-log", "aria-live": "polite" }));
+  for (const spot of root.querySelectorAll(".box-spot")) spot.dataset.key = `main|box${spot.closest(".box").dataset.box}`;
+}
+
+export function update(ctx) {
+  const live = ctx.view || {};
+  const st = live.hands?.length || !ctx.recent.length ? live : { ...ctx.recent[0], turn: null };   // else: the last coup
+  root.classList.toggle("last-coup", st !== live);
+  root.querySelector("#dealer-cards").replaceChildren(...(st.dealer || []).map(card));
+  const bets = (live.bets?.length ? live : st).bets || [];
+  for (const boxNode of root.querySelectorAll(".box")) {
+    const box = Number(boxNode.dataset.box);
+    const hands = (st.hands || []).filter((h) => h.box === box);
+    const owners = bets.filter((b) => b.box === box && b.kind === "main");
+    const playing = st.turn !== null && st.turn !== undefined && st.hands?.[st.turn]?.box === box;
+    boxNode.classList.toggle("turn", playing);
+    boxNode.querySelector(".hands").replaceChildren(
+      ...owners.map((b) => el("p", { class: "owner" }, `${b.player} · ${money(b.amount)}`)),
+      ...hands.map((h, i) => el("div", { class: `hand ${st.hands[st.turn] === h ? "current" : ""}`, "data-status": h.status,
+        "aria-label": `${t("hand")} ${i + 1}: ${h.cards.join(" ")}` },
+      h.cards.map(card), el("small", {}, h.status))));
+  }
+  // box spots: mark my stakes per box, enabled while bets are open
+  const mine = new Map();
+  for (const b of ctx.openBets) {
+    const vb = (live.bets || []).find((x) => x.id === b.id);
+    if (vb) mine.set(vb.box, (mine.get(vb.box) || 0) + b.amount);
+  }
+  const open = (ctx.actions.bets || []).some((k) => k.kind === "main");
+  for (const spot of root.querySelectorAll(".box-spot")) {
+    const box = Number(spot.closest(".box").dataset.box);
+    spot.querySelector(".stake").textContent = mine.get(box) ? money(mine.get(box)) : "";
+    spot.setAttribute("aria-disabled", String(!open));
+  }
+  root.querySelector(".engine-log").replaceChildren(...(st.log || []).slice(-5).map((l) => el("p", {}, l)));
+  void markSpots;
+}

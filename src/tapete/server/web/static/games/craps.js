@@ -1,0 +1,60 @@
+// The craps layout: line bets, come, field, big 6/8, the numbers (place to win and to lose), hard ways,
+// the one-roll propositions; the puck (OFF, or ON at the point); odds on my line and come bets.
+import { el, kindLabel, markSpots, money, spotButton, t } from "../app.js";
+
+let root = null;
+const NUMBERS = [4, 5, 6, 8, 9, 10];
+const ONE_ROLL = ["any-seven", "eleven", "any-craps", "craps-2", "craps-3", "craps-12", "horn", "under-7", "over-7"];
+
+function spots(ctx, kinds, filter) {
+  return kinds.filter(filter).flatMap((k) => (k.targets?.length ? k.targets : [null]).map((on) => spotButton(ctx, {
+    kind: k.kind, on, label: `${kindLabel(k.kind)}${on ? ` ${on.join("-")}` : ""}`, text: `${kindLabel(k.kind)}${on ? ` ${on.join("-")}` : ""}`,
+    cls: `craps ${k.kind}` })));
+}
+
+export function init(node, ctx) {
+  root = node;
+  const kinds = ctx.page.layout;
+  const numbers = el("div", { class: "numbers", role: "group", "aria-label": "place" }, NUMBERS.map((n) => el("div", { class: "number-box", "data-number": n },
+    el("div", { class: "puck-slot" }), el("strong", {}, String(n)),
+    ...spots(ctx, kinds, (k) => (k.kind === "place" || k.kind === "place-to-lose") && k.targets?.[0]?.[0] === n)
+      .map((b) => { b.querySelector(".spot-text").textContent = kindLabel(b.dataset.kind); return b; }))));
+  root.append(
+    el("div", { class: "puck-row" }, el("span", { class: "puck off", id: "puck", role: "status" }, t("puck_off")),
+      el("span", { class: "dice", id: "dice", "aria-label": t("dice") })),
+    numbers,
+    el("div", { class: "row line" }, spots(ctx, kinds, (k) => ["come", "dont-come", "field", "big-6", "big-8"].includes(k.kind))),
+    el("div", { class: "row line" }, spots(ctx, kinds, (k) => ["pass", "dont-pass"].includes(k.kind))),
+    el("div", { class: "row props" }, spots(ctx, kinds, (k) => k.kind === "hardway" || ONE_ROLL.includes(k.kind))),
+    el("div", { class: "row odds", id: "odds", role: "group", "aria-label": kindLabel("odds") }),
+    el("div", { class: "engine-log", "aria-live": "polite" }));
+}
+
+export function update(ctx) {
+  const st = ctx.view || {};
+  const point = st.point ?? null;
+  const puck = root.querySelector("#puck");
+  puck.className = `puck ${point ? "on" : "off"}`;
+  puck.textContent = point ? `${t("puck_on")} · ${t("point")} ${point}` : t("puck_off");
+  puck.dataset.point = point ?? "";
+  for (const box of root.querySelectorAll(".number-box")) box.classList.toggle("point", Number(box.dataset.number) === point);
+  const last = (st.history || []).at(-1);
+  root.querySelector("#dice").textContent = last ? `⚀ ${last.join(" + ")} = ${last[0] + last[1]}` : "";
+  const odds = (ctx.actions.bets || []).find((k) => k.kind === "odds");
+  const oddsBox = root.querySelector("#odds");
+  const active = document.activeElement;
+  const keep = active && oddsBox.contains(active) ? active.dataset.on : null;
+  oddsBox.replaceChildren(...(odds?.targets || []).map((on) => {
+    const base = (st.bets || []).find((b) => b.id === on[0]);
+    return spotButton(ctx, { kind: "odds", on, label: `${t("odds_on")} ${on[0]}${base ? ` (${kindLabel(base.kind)} ${base.number ?? ""})` : ""}`,
+      text: `${t("odds_on")} ${on[0]}`, cls: "craps odds" });
+  }));
+  if (keep) oddsBox.querySelector(`[data-on="${keep}"]`)?.focus();
+  markSpots(root, ctx);
+  root.querySelector(".engine-log").replaceChildren(...(st.log || []).slice(-5).map((l) => el("p", {}, l)));
+  void money;
+}
+
+export function history(ctx) {
+  return (ctx.view?.history || []).map((d) => `${d[0]}-${d[1]}`);
+}

@@ -1,0 +1,94 @@
+// Any game of the engine: every bet kind it offers now (with its targets, minimum and maximum), the
+// decisions due (side panel, with extra fields), the engine's own log of the coup, and the cards on the
+// table where the state shows any.
+import { card, el, kindLabel, money, page, t } from "../app.js";
+
+let root = null;
+
+export function init(node, ctx) {
+  root = node;
+  root.append(el("form", { class: "generic-bet card", id: "generic-bet", onsubmit: (e) => { e.preventDefault(); submit(ctx); } },
+    el("label", { for: "g-kind" }, t("kind")), el("select", { id: "g-kind", onchange: () => targets(ctx) }),
+    el("label", { for: "g-target" }, t("target")), el("select", { id: "g-target" }),
+    el("label", { for: "g-amount" }, `${t("amount")} (€)`), el("input", { id: "g-amount", type: "number", min: "0.01", step: "0.01" }),
+    el("label", { for: "g-extra" }, t("fields")), el("input", { id: "g-extra", placeholder: "box=1" }),
+    el("button", { type: "submit", id: "g-place" }, t("place")),
+    el("p", { id: "g-help", class: "help", "aria-live": "polite" })),
+  el("div", { class: "table-cards", id: "g-cards" }),
+  el("div", { class: "engine-log", "aria-live": "polite" }));
+  fillKinds(ctx, ctx.page.layout);
+}
+
+function fillKinds(ctx, kinds) {
+  const signature = JSON.stringify(kinds);
+  if (signature === root.signature) return;      // unchanged: keep the player's choices
+  root.signature = signature;
+  const select = root.querySelector("#g-kind");
+  const before = select.value;
+  select.replaceChildren(...kinds.map((k) => el("option", { value: k.kind },
+    `${kindLabel(k.kind)} (${money(k.minimum)}${k.maximum ? ` – ${money(k.maximum)}` : ""})`)));
+  if (kinds.some((k) => k.kind === before)) select.value = before;
+  root.kinds = kinds;
+  targets(ctx);
+}
+
+function targets() {
+  const kind = root.kinds.find((k) => k.kind === root.querySelector("#g-kind").value);
+  const info = (page.kinds || []).find((k) => k.kind === kind?.kind);
+  root.querySelector("#g-help").textContent = info ? `${info.description}${info.pays ? ` — ${info.pays}` : ""}` : "";
+  const select = root.querySelector("#g-target");
+  const list = kind?.targets || [];
+  const before = select.value;
+  select.disabled = !list.length;
+  select.replaceChildren(...(list.length ? list : [null]).map((tg) => el("option", { value: tg === null ? "" : JSON.stringify(tg) },
+    tg === null ? "—" : [].concat(tg).join("-"))));
+  if ([...select.options].some((o) => o.value === before)) select.value = before;
+}
+
+function submit(ctx) {
+  const kind = root.querySelector("#g-kind").value;
+  const target = root.querySelector("#g-target").value;
+  const typed = Number(root.querySelector("#g-amount").value);
+  const amount = typed > 0 ? Math.round(typed * 100) : ctx.chip();
+  const extra = {};
+  for (const part of root.querySelector("#g-extra").value.split(",")) {
+    const [k, v] = part.split("=").map((x) => x?.trim());
+    if (k && v !== undefined) extra[k] = /^-?\d+$/.test(v) ? Number(v) : v;
+  }
+  const bet = { kind, amount, ...(target ? { on: JSON.parse(target) } : {}), ...(Object.keys(extra).length ? { extra } : {}) };
+  if (typeof bet.on === "number") bet.on = [bet.on];
+  ctx.bet([bet]);
+}
+
+function cardsIn(value, out = []) {
+  if (typeof value === "string" && (value === "??" || /^([2-9TJQKA]|1[0-2]|[1-9])[SHDCoceb]$/.test(value))) out.push(value);
+  else if (Array.isArray(value)) value.forEach((v) => cardsIn(v, out));
+  return out;
+}
+
+/** Every list of cards in the state, by where it lies ("round · hands · 1"); the log and the shoe left out. */
+function cardGroups(value, path = [], out = [], depth = 0) {
+  if (depth > 4 || value === null || typeof value !== "object") return out;
+  if (Array.isArray(value)) {
+    const cards = value.filter((v) => typeof v === "string" && cardsIn(v).length);
+    if (cards.length && cards.length === value.length) out.push([path.join(" · "), cards]);
+    else value.forEach((v, i) => cardGroups(v, [...path, String(i + 1)], out, depth + 1));
+    return out;
+  }
+  for (const [k, v] of Object.entries(value)) {
+    if (k === "log" || k === "history") continue;
+    if (typeof v === "string" && cardsIn(v).length) out.push([[...path, k].join(" · "), [v]]);
+    else cardGroups(v, [...path, k], out, depth + 1);
+  }
+  return out;
+}
+
+export function update(ctx) {
+  if (ctx.actions.bets?.length) fillKinds(ctx, ctx.actions.bets);
+  const live = ctx.view || {};
+  const st = cardGroups(live).length || !ctx.recent.length ? live : ctx.recent[0];
+  const groups = cardGroups(st).slice(0, 10).map(([k, cards]) => el("div", { class: "card-group" }, el("h3", {}, k),
+    el("div", { class: "cards" }, cards.slice(0, 24).map(card))));
+  root.querySelector("#g-cards").replaceChildren(...groups);
+  root.querySelector(".engine-log").replaceChildren(...(st.log || []).slice(-8).map((l) => el("p", {}, l)));
+}

@@ -1,0 +1,156 @@
+// A player's table: the common frame (phase, chips, decisions, my bets, results, live feed) around the
+// game family's own drawing (games/<family>.js). Everything shown comes from the API; every rule is the engine's.
+import {
+  api, attempt, chipRack, chipValues, el, fillMoney, money, page, phaseText, renderSession, session, setBalance,
+  stream, t, verbText,
+} from "./app.js";
+
+const tableId = page.table.id;
+const family = await import(`./games/${page.family}.js`);
+fillMoney();
+
+const ctx = {
+  page, tableId, t, summary: page.table, view: null, recent: [], actions: { bets: [], decisions: [] }, openBets: [], me: null,
+  chip: () => 0,
+  bet: (items) => placeBets(items),
+  act: (doc) => act(doc),
+};
+
+async function placeBets(items) {
+  const out = await attempt(() => api(`/api/tables/${tableId}/bets`, { method: "POST", body: { bets: items } }));
+  if (out) { setBalance(out.balance); await refresh(); }
+  return out;
+}
+
+async function act(doc) {
+  const out = await attempt(() => api(`/api/tables/${tableId}/acts`, { method: "POST", body: doc }));
+  if (out) { setBalance(out.balance); await refresh(); }
+  return out;
+}
+
+function renderStatus() {
+  const s = ctx.summary;
+  document.getElementById("phase").textContent = phaseText(s.phase);
+  document.getElementById("phase").dataset.phase = s.phase;
+  document.getElementById("round").textContent = s.round;
+  document.getElementById("timer").textContent = s.seconds_left ? `· ${Math.round(s.seconds_left)} ${t("seconds_left")}` : "";
+}
+
+function renderHistory() {
+  const list = document.getElementById("history");
+  const items = family.history ? family.history(ctx) : (ctx.summary.history || []).map((h) => (Array.isArray(h) ? h.join("-") : String(h)));
+  list.replaceChildren(...items.slice(-20).reverse().map((h, i) => el("li", { class: i === 0 ? "latest" : "" }, h)));
+}
+
+function renderMyBets() {
+  const list = document.getElementById("my-bets");
+  const mine = ctx.openBets;
+  list.replaceChildren(...(mine.length ? mine.map((b) => el("li", { "data-bet": b.id },
+    `${b.id} · ${b.kind}${b.on !== null && b.on !== undefined ? ` ${[].concat(b.on).join("-")}` : ""} · ${money(b.staked ?? b.amount)}`))
+    : [el("li", { class: "muted" }, t("no_bets"))]));
+}
+
+function renderDecisions() {
+  const box = document.getElementById("decisions");
+  const mine = ctx.actions.decisions.filter((d) => d.mine);
+  if (!mine.length) { box.replaceChildren(el("p", { class: "muted" }, t("no_decisions"))); return; }
+  const fields = page.family === "generic" ? el("input", { id: "act-fields", "aria-label": t("fields"), placeholder: "amount=500" }) : null;
+  const bets = [...new Set(mine.map((d) => d.bet))];
+  box.replaceChildren(
+    ...bets.map((bet) => el("div", { class: "decision-row", role: "group", "aria-label": `${t("decisions")} ${family.betLabel ? family.betLabel(ctx, bet) : bet}` },
+      el("span", { class: "who" }, family.betLabel ? family.betLabel(ctx, bet) : bet),
+      ...mine.filter((d) => d.bet === bet).map((d) => el("button", {
+        type: "button", class: `verb verb-${d.do}`, "data-verb": d.do, "data-bet": d.bet ?? "",
+        "aria-label": `${verbText(d.do)} (${family.betLabel ? family.betLabel(ctx, bet) : bet})`,
+        onclick: () => act({ bet: d.bet, do: d.do, fields: parseFields(fields?.value) }),
+      }, verbText(d.do))),
+      page.table.game === "blackjack" ? el("button", {
+        type: "button", class: "secondary hint", "data-bet": bet, "aria-label": `${t("strategy_hint")} (${bet})`,
+        onclick: () => hint(bet),
+      }, t("strategy_hint")) : null)),
+    ...(fields ? [el("label", { for: "act-fields" }, t("fields")), fields] : []));
+}
+
+function parseFields(text) {
+  const out = {};
+  for (const part of (text || "").split(",")) {
+    const [k, v] = part.split("=").map((x) => x?.trim());
+    if (k && v !== undefined) out[k] = /^-?\d+$/.test(v) ? Number(v) : v === "true" ? true : v === "false" ? false : v;
+  }
+  return out;
+}
+
+async function hint(bet) {
+  const out = await attempt(() => api(`/api/tables/${tableId}/hint?bet=${encodeURIComponent(bet)}`));
+  if (out) {
+    document.getElementById("hint").replaceChildren(el("p", { class: "hint-text", "data-advice": out.advice },
+      `${t("hint_says")}: `, el("strong", {}, verbText(out.advice)), ` (${out.cards.join(" ")} / ${out.dealer})`));
+  }
+}
+
+function logLine(rec) {
+  const d = rec.data || {};
+  const ev = d.event ? JSON.stringify(d.event) : "";
+  switch (rec.kind) {
+    case "settlement": return `${t("settlement")}: ${Object.entries(d.bets || {}).map(([id, b]) => `${id} ${b.player} ${b.status} ${money(b.returned)}`).join("; ") || "—"}`;
+    case "phase": return d.say;
+    default: return `${rec.kind}${rec.actor ? ` (${rec.actor})` : ""} ${ev}`.trim();
+  }
+}
+
+function onRecord(rec) {
+  if (rec.type === "snapshot") { ctx.summary = rec.table; schedule(); return; }
+  const live = document.getElementById("live");
+  live.prepend(el("li", { "data-kind": rec.kind }, logLine(rec)));
+  while (live.children.length > 30) live.lastChild.remove();
+  if (rec.kind === "settlement" && ctx.me) {
+    const mine = Object.entries(rec.data.bets || {}).filter(([, b]) => b.player === ctx.me.user);
+    if (mine.length) {
+      document.getElementById("last-result").replaceChildren(el("p", { class: "result" }, `${t("settlement")}: `,
+        mine.map(([id, b]) => `${id} ${b.status} ${money(b.returned)}`).join("; ")));
+    }
+  }
+  schedule();
+}
+
+let timer = null;
+function schedule() { clearTimeout(timer); timer = setTimeout(refresh, 120); }
+
+async function refresh() {
+  if (!session.token) return;
+  try {
+    const [full, view, me] = await Promise.all([
+      api(`/api/tables/${tableId}`), api(`/api/tables/${tableId}/view?recent=${family.recent ?? 1}`), api("/api/me")]);
+    ctx.summary = full;
+    ctx.actions = full.actions;
+    ctx.openBets = full.open_bets.filter((b) => b.player === me.user);
+    ctx.view = view.state;
+    ctx.recent = view.recent || [];
+    ctx.me = me;
+    setBalance(me.balance);
+  } catch (err) { return; }
+  renderStatus();
+  renderHistory();
+  renderMyBets();
+  renderDecisions();
+  family.update(ctx);
+  document.body.dataset.ready = "1";
+}
+
+const me = await renderSession();
+ctx.me = me;
+const limits = page.table.limits;
+const minimum = Math.min(...page.layout.map((k) => k.minimum).filter(Boolean), limits.minimum || Infinity);
+ctx.chip = chipRack(document.getElementById("chips"), chipValues(Number.isFinite(minimum) ? minimum : 100, limits.maximum));
+family.init(document.getElementById("game"), ctx);
+renderStatus();
+if (!me) {
+  document.getElementById("decisions").replaceChildren(el("p", {}, el("a", { href: `/login?next=/tables/${tableId}` }, t("need_login"))));
+} else {
+  await refresh();
+  stream(tableId, onRecord);
+}
+setInterval(() => {   // the countdown between refreshes
+  const s = ctx.summary;
+  if (s.seconds_left) { s.seconds_left = Math.max(s.seconds_left - 1, 0); renderStatus(); }
+}, 1000);

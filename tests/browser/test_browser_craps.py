@@ -1,0 +1,70 @@
+"""Craps in the browser: a pass line bet on the come-out, the croupier's console keying the dice, the
+puck going ON at the point, odds taken behind the line, the point made; and a game of the generic page
+(boule) really played through it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def key_roll(console: Any, dice: str) -> None:
+    console.get_by_label("Result (number, dice as 3,4, or JSON)").fill(dice)
+    console.get_by_role("button", name="Key the result").click()
+    console.wait_for_selector("#phase[data-phase='confirming']")
+    console.get_by_role("button", name="Confirm").click()
+    console.wait_for_selector("#phase[data-phase='settled']")
+
+
+def test_craps_come_out_and_point(server: Any, people: Any) -> None:
+    croupier = people("croupier")
+    console = croupier.open("/croupier/dados")
+    console.get_by_role("button", name="Open betting").click()
+    console.wait_for_selector("#phase[data-phase='betting']")
+
+    luis = people("luis")
+    page = luis.open("/tables/dados")
+    page.wait_for_selector("#phase[data-phase='betting']")
+    start = server.call("luis", "GET", "/api/me")["balance"]
+    assert page.locator("#puck").inner_text() == "OFF"
+    page.get_by_role("radio", name="Chip €10.00").click()
+    page.get_by_role("button", name="pass", exact=True).click()
+    page.wait_for_selector("#my-bets li[data-bet]")
+
+    key_roll(console, "2,4")                                          # come-out 6: the point
+    page.wait_for_selector("#puck.on[data-point='6']")
+    assert page.locator(".number-box.point strong").inner_text() == "6"
+    assert page.locator("#history li.latest").inner_text() == "2-4"
+
+    console.get_by_role("button", name="Open betting").click()
+    page.wait_for_selector("#phase[data-phase='betting']")
+    odds = page.locator(".spot.odds").first
+    odds.wait_for()
+    assert odds.get_attribute("aria-label").startswith("Odds on b1")
+    odds.click()                                                      # €10 odds behind the line
+    page.wait_for_function("document.querySelectorAll('#my-bets li[data-bet]').length === 2")
+
+    key_roll(console, "3,3")                                          # the point is made
+    page.wait_for_selector("#puck.off")
+    # pass 1:1 on €10, odds on 6 pay 6:5 on €10: the engine's settlement, seen in the balance
+    final = server.call("luis", "GET", "/api/me")["balance"]
+    assert final == start + 1000 + 1200
+    page.wait_for_function(f"document.getElementById('balance').dataset.cents === '{final}'")
+
+
+def test_generic_page_plays_boule(server: Any, people: Any) -> None:
+    server.call("croupier", "POST", "/api/tables/bola/open")
+    luis = people("luis")
+    page = luis.open("/tables/bola")
+    page.wait_for_selector("#phase[data-phase='betting']")
+    start = server.call("luis", "GET", "/api/me")["balance"]
+    page.get_by_label("Bet", exact=True).select_option("number")
+    page.get_by_label("Target").select_option(label="5")
+    page.get_by_label("Amount (€)").fill("2")
+    page.get_by_role("button", name="Place").click()
+    page.wait_for_selector("#my-bets li[data-bet]")
+    server.call("croupier", "POST", "/api/tables/bola/outcome", {"value": 5})
+    server.call("croupier", "POST", "/api/tables/bola/confirm")
+    final = server.call("luis", "GET", "/api/me")["balance"]
+    assert final == start + 7 * 200                                   # 7:1, as the engine pays it
+    page.wait_for_function(f"document.getElementById('balance').dataset.cents === '{final}'")
+    page.wait_for_selector("#history li.latest:text-is('5')")
