@@ -42,10 +42,11 @@ TABLES: list[dict[str, Any]] = [
     {"id": "tripoker", "name": "Tripóquer", "game": "tripoker", "jurisdiction": "ES-AN", "source": "rng", "auto": False,
      "table": {"minimum": 500}},
     {"id": "holdem", "name": "Texas hold'em", "game": "holdem", "jurisdiction": "ES-AN", "source": "rng", "auto": False,
-     "table": {"minimum": 200, "seats": [{"seat": 1, "player": "ana", "stack": 20000},
-                                         {"seat": 2, "player": "luis", "stack": 20000}]}},
+     "table": {"minimum": 200, "forced": "blinds"}},      # players sit down with a buy-in (test_browser_holdem)
     {"id": "monte", "name": "Casino Monte", "game": "casino-monte", "jurisdiction": "ES-AN", "source": "rng", "auto": False,
      "table": {"minimum": 500}},
+    {"id": "chemin", "name": "Chemin de fer en vivo", "game": "chemin-de-fer", "jurisdiction": "ES", "source": "croupier",
+     "auto": False, "table": {"minimum": 1000}},
 ]
 
 

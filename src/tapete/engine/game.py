@@ -64,6 +64,7 @@ class Action:
     minimum: int | None = None
     maximum: int | None = None
     targets: tuple[Any, ...] | None = None
+    by: str | None = None                # a decision that names its hand (`act.by`) rather than a bet
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,10 @@ class Game(ABC):
     extra_bet_fields: ClassVar[frozenset[str]] = frozenset()
     extra_act_fields: ClassVar[frozenset[str]] = frozenset()
     zero_amount_kinds: ClassVar[frozenset[str]] = frozenset()   # kinds whose amount may be 0 (circle poker's hand)
+    # A player holds the bank (the `bank` kind of the player-banked baccarats): at a live table his bank and its
+    # associates' shares are money at the table, the puntos play against it, not against the house.
+    player_banked: ClassVar[bool] = False
+    bank_kinds: ClassVar[frozenset[str]] = frozenset()
     # What a live table's shoe is made of, where the game has no `live_shoe`/`new_shoe` hook of its own
     # (the server shuffles it with the table CSPRNG): the deck, its jokers, how many decks (None: the rules'
     # `decks`), and whether every round is dealt from a complete, freshly shuffled deck.
@@ -157,6 +162,21 @@ class Game(ABC):
     def finish(self, state: Any) -> Any:
         """The document ended: apply whatever defaults are due. Default: nothing."""
         return state
+
+    def end_round(self, state: Any) -> Any:
+        """A live table's round (coup) is over: the defaults due now. Default: `finish`. A game whose table
+        carries from coup to coup (a player's bank) ends the coup and keeps what carries."""
+        return self.finish(state)
+
+    def advance(self, state: Any) -> Any:
+        """A live table, after a deal or a decision: play the forced steps of the round in progress (in place)
+        up to its next free decision, so the table shows what is dealt before anyone decides. Default: nothing."""
+        return state
+
+    def hand_holder(self, state: Any, by: str) -> str | None:
+        """The player who decides for hand `by` now (a baccarat's punto hand, the banker); None: not a
+        player's hand (the croupier's), or the game does not say."""
+        return None
 
     @abstractmethod
     def settle(self, state: Any) -> Settlement: ...

@@ -22,7 +22,7 @@ from sqlalchemy import func, select
 
 import tapete
 from tapete.core.errors import TapeteError
-from tapete.server import audit, cage, ledger, views, web
+from tapete.server import audit, cage, circle, ledger, views, web
 from tapete.server.auth import Auth, User
 from tapete.server.config import CasinoConfig
 from tapete.server.db import Database, bets, casino_tables, ledger_tx, postings, rounds
@@ -36,6 +36,7 @@ from tapete.server.models import (
     MoneyIn,
     OutcomeIn,
     RegisterIn,
+    SitIn,
     UserIn,
     VoidIn,
 )
@@ -51,6 +52,7 @@ STATUS = {
     "wrong-source": 409, "shoe-exhausted": 409, "user-exists": 409, "out-of-turn": 409, "no-chance": 409,
     "too-many-attempts": 429,
 }
+STATUS.update(circle.STATUS)
 
 
 def current_user(request: Request, authorization: Annotated[str | None, Header()] = None) -> User:
@@ -99,6 +101,7 @@ class Server:
                                             roles=u.roles, tables=u.tables)
             if created and u.chips and "player" in u.roles:
                 cage.deposit(self.db, u.username, u.chips, actor="config", memo="demo chips")
+        circle.seat_configured(self.service)
 
     def _acquire(self, table_id: str) -> None:
         self.service.forget(table_id)
@@ -365,6 +368,32 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         if body.by is not None:
             doc["by"] = body.by
         return service.act(table_id, user.username, set(user.roles), doc, body.cards, idem(user, idempotency_key, request, body))
+
+    # -- circle poker: seats -----------------------------------------------------------------------
+    @app.post("/api/tables/{table_id}/seats", tags=["play"])
+    def sit(table_id: str, body: SitIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
+        """Circle poker: take a free seat with a buy-in (the resto inicial) from the caller's own wallet; he
+        plays from the next hand."""
+        service.spec(table_id)
+        if not user.has("player"):
+            raise TapeteError("forbidden", "only players sit down, with their own wallet")
+        return circle.sit(service, table_id, user.username, body.seat, body.buy_in, idem(user, idempotency_key, request, body))
+
+    @app.post("/api/tables/{table_id}/seats/leave", tags=["play"])
+    def leave(table_id: str, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
+        """Circle poker: leave the caller's seat between hands; the stack goes back to the wallet."""
+        service.spec(table_id)
+        if not user.has("player"):
+            raise TapeteError("forbidden", "only a seated player leaves his seat")
+        return circle.leave(service, table_id, user.username, idem(user, idempotency_key, request, {}))
+
+    @app.delete("/api/tables/{table_id}/seats", tags=["play"])
+    def leave_delete(table_id: str, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
+        """The same as `POST .../seats/leave`."""
+        service.spec(table_id)
+        if not user.has("player"):
+            raise TapeteError("forbidden", "only a seated player leaves his seat")
+        return circle.leave(service, table_id, user.username, idem(user, idempotency_key, request, {}))
 
     # -- the croupier and the table chief ------------------------------------------------------------
     @app.post("/api/tables/{table_id}/open", tags=["croupier"])

@@ -5,6 +5,7 @@ Accounts (integer cents; a positive balance is what the casino holds for that pu
   stakes:<table>        stakes on the layout, collected from wallets, not yet decided (never negative)
   float:<table>         the table's bank: receives lost stakes, pays winnings (house money, may go negative)
   commission:<table>    commissions, cagnotte, rake the settlement names
+  stack:<table>:<p>     a seated player's chips at a table-stakes table (never negative)
   jackpot:<table>:<n>   amounts a game carries to later coups (jackpots, reserve funds)
   bank                  the house's capital that funds the floats (fills and credits)
   cage                  the cashier's cash: the counterpart of chips bought and cashed out
@@ -25,7 +26,7 @@ from sqlalchemy import Connection, bindparam, func, insert, select, update
 from tapete.core.errors import TapeteError
 from tapete.server.db import accounts, ledger_tx, postings
 
-NEGATIVE_FORBIDDEN = ("wallet", "stakes")
+NEGATIVE_FORBIDDEN = ("wallet", "stakes", "stack")
 
 
 def wallet(user: str) -> str:
@@ -42,6 +43,11 @@ def float_(table: str) -> str:
 
 def commission(table: str) -> str:
     return f"commission:{table}"
+
+
+def stack(table: str, player: str) -> str:
+    """A player's chips in front of him at a table-stakes table (circle poker): bought in from the wallet."""
+    return f"stack:{table}:{player}"
 
 
 def jackpot(table: str, name: str) -> str:

@@ -89,3 +89,10 @@ class MoneyIn(Body):
 class FloatIn(Body):
     amount: int = Field(gt=0, le=MAX_CENTS)
     direction: Literal["fill", "credit"] = "fill"
+
+
+class SitIn(Body):
+    """Circle poker: take seat `seat` (1-10 from the croupier's right) with `buy_in` cents from the wallet."""
+
+    seat: int = Field(ge=1, le=10)
+    buy_in: int = Field(gt=0, le=MAX_CENTS)

@@ -35,7 +35,7 @@ from tapete.engine.events import Close, Deal, Limits, Outcome, Void
 from tapete.engine.game import Game
 from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
-from tapete.server import audit, ledger
+from tapete.server import audit, banker, circle, ledger
 from tapete.server.config import CasinoConfig, TableConfig
 from tapete.server.db import Database, bets, casino_tables, idempotency, rounds
 from tapete.server.fairness import commitment, draw_rng, event_document, new_seed, pick
@@ -258,7 +258,8 @@ class TableService:
                 now = time.time()
                 jurisdiction = self.config.jurisdiction_of(spec)
                 conn.execute(insert(casino_tables).values(
-                    id=spec.id, game=spec.game, jurisdiction=jurisdiction, config=dict(spec.table), source=spec.source,
+                    id=spec.id, game=spec.game, jurisdiction=jurisdiction, config=circle.table_config(self.game(spec), spec.table),
+                    source=spec.source,
                     state=None, version=0, phase="idle", deadline=now if spec.auto else None, round_id=None, round_no=0,
                     bet_seq=0, seed=None, draws=0, shoe=None, pre_outcome=None, booked={"commission": 0, "carry": {}, "rollover": True},
                     history=[], log_seq=0, log_hash=audit.genesis(spec.id), updated_at=now))
@@ -340,6 +341,12 @@ class TableService:
         if row["round_id"] is not None:
             r = conn.execute(select(rounds.c.commitment).where(rounds.c.id == row["round_id"])).first()
             out["commitment"] = r[0] if r else None
+        bank = banker.summary(game, state)
+        if bank is not None:
+            out["bank"] = bank
+        seating = circle.summary(conn, spec, game, row["jurisdiction"], row["config"], state)
+        if seating is not None:
+            out["circle"] = seating
         shoe = find_shoe(state) if state is not None else None
         if shoe is not None or row["shoe"]:
             info = row["shoe"] or {}
@@ -366,8 +373,13 @@ class TableService:
                 if a.verb == "bet" and row["phase"] == "betting":
                     bet_actions.append({"kind": a.kind, "minimum": a.minimum, "maximum": a.maximum,
                                         "targets": [list(t) if isinstance(t, tuple) else t for t in (a.targets or ())]})
+            elif a.by is not None:
+                holder = game.hand_holder(state, a.by)
+                decisions.append({"do": a.verb, "bet": None, "by": a.by, "holder": holder,
+                                  "mine": holder == user if user is not None and holder is not None else None})
             else:
-                decisions.append({"do": a.verb, "bet": a.bet, "mine": owners.get(a.bet) == user if a.bet else None})
+                decisions.append({"do": a.verb, "bet": a.bet, "mine": owners.get(a.bet) == user if a.bet else None,
+                                  **({"minimum": a.minimum, "maximum": a.maximum} if a.maximum is not None else {})})
         return {"phase": row["phase"], "bets": bet_actions, "decisions": decisions}
 
 
@@ -477,7 +489,7 @@ def sync_stakes(ctx: Ctx, doc: dict[str, Any] | None, only: list[str] | None = N
         staked = doc["bets"][bet_id]["staked"] if doc and bet_id in doc["bets"] else b["amount"]
         delta = staked - b["collected"]
         if delta:
-            entry.move(ledger.wallet(b["player"]), ledger.stakes(ctx.table_id), delta, bet_id)
+            entry.move(circle.purse(ctx, b["player"]), banker.stake_account(ctx, b["kind"]), delta, bet_id)
             b["collected"] = staked
             ctx.changed_bets.add(bet_id)
     ledger.commit(ctx.conn, entry)
@@ -497,14 +509,15 @@ def book(ctx: Ctx, doc: dict[str, Any], include_void: bool) -> dict[str, dict[st
         status = e["status"]
         if status in FINAL or (status == "void" and include_void):
             c, r = b["collected"], e["returned"]
-            entry.post(ledger.stakes(t), -c, bet_id).post(ledger.wallet(b["player"]), r, bet_id).post(ledger.float_(t), c - r, bet_id)
+            entry.post(banker.stake_account(ctx, b["kind"]), -c, bet_id).post(circle.purse(ctx, b["player"]), r, bet_id).post(
+                banker.counterparty(ctx), c - r, bet_id)
             b.update(status=status, returned=r, settled_at=ctx.now)
             ctx.changed_bets.add(bet_id)
             results[bet_id] = {"player": b["player"], "kind": b["kind"], "status": status, "staked": c, "returned": r}
     booked = dict(ctx.row["booked"] or {})
     paid_commission = doc["house"].get("commission", 0) - booked.get("commission", 0)
     if paid_commission:
-        entry.post(ledger.float_(t), -paid_commission).post(ledger.commission(t), paid_commission)
+        entry.post(banker.counterparty(ctx), -paid_commission).post(ledger.commission(t), paid_commission)
         ledger.ensure_account(ctx.conn, ledger.commission(t))
     carry = dict(booked.get("carry", {}))
     for name, amount in (doc.get("carry") or {}).items():
@@ -517,6 +530,7 @@ def book(ctx: Ctx, doc: dict[str, Any], include_void: bool) -> dict[str, dict[st
         booked.update(commission=doc["house"].get("commission", 0), carry=carry)
         ctx.set(booked=booked)
     ledger.commit(ctx.conn, entry)
+    banker.sweep(ctx)
     return results
 
 
@@ -527,14 +541,17 @@ def round_record(ctx: Ctx) -> dict[str, Any]:
     return ctx.round_record
 
 
-def op_open(ctx: Ctx) -> dict[str, Any]:
+def op_open(ctx: Ctx, table: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A new round; `table`: the table keys to open it with (circle poker: the seats of this hand)."""
+    if table is None and circle.table_stakes(ctx.game):
+        return circle.op_open(ctx)
     need_phase(ctx, "idle", "settled")
     spec, game = ctx.spec, ctx.game
     booked = dict(ctx.row["booked"] or {})
     fresh = ctx.state is None or booked.get("rollover", True)
     shoe_info = dict(ctx.row["shoe"]) if ctx.row["shoe"] else None
     if fresh:
-        config = dict(ctx.row["config"])
+        config = dict(ctx.row["config"] if table is None else table)
         if game.uses_shoe and spec.source == "rng":
             if shoe_info is None or shoe_info.get("ended"):
                 shoe_info = new_shoe(ctx, config, shoe_info)
@@ -609,7 +626,7 @@ def op_bets(ctx: Ctx, user: str, items: list[dict[str, Any]]) -> dict[str, Any]:
                                 "placed_at": ctx.now, "settled_at": None}
         if ctx.open_bets is not None:
             ctx.open_bets[bet_id] = ctx.new_bets[bet_id]
-        entry.move(ledger.wallet(user), ledger.stakes(ctx.table_id), staked, bet_id)
+        entry.move(circle.purse(ctx, user), banker.stake_account(ctx, event.kind), staked, bet_id)
         ctx.new_bets[bet_id]["collected"] = staked
         placed.append(bet_id)
     after = ledger.commit(ctx.conn, entry) or {}
@@ -631,7 +648,8 @@ def op_close(ctx: Ctx, cards: list[Any] | None) -> dict[str, Any]:
 
 
 def deal(ctx: Ctx, cards: list[Any] | None) -> dict[str, Any]:
-    has_bets = any(b["round_id"] == ctx.row["round_id"] for b in load_open_bets(ctx).values())
+    has_bets = any(b["round_id"] == ctx.row["round_id"] and b["kind"] not in ctx.game.bank_kinds   # a bank alone: no coup
+                   for b in load_open_bets(ctx).values())
     if not has_bets:
         ctx.emit("no-outcome", {"reason": "no bets: no coup is dealt"})
         return conclude(ctx)
@@ -645,11 +663,13 @@ def deal(ctx: Ctx, cards: list[Any] | None) -> dict[str, Any]:
 
 
 def acts_due(ctx: Ctx) -> list[dict[str, Any]]:
-    return [{"do": a.verb, "bet": a.bet} for a in ctx.game.legal_actions(ctx.state) if not is_table_verb(a)]
+    return [{"do": a.verb, "bet": a.bet, **({"by": a.by} if a.by else {})}
+            for a in ctx.game.legal_actions(ctx.state) if not is_table_verb(a)]
 
 
 def after_decision(ctx: Ctx) -> dict[str, Any]:
     """After a deal or an act at a card table: wait for the next decision, or end the coup."""
+    ctx.state = ctx.game.advance(ctx.state)      # the forced steps, so the table shows them before anyone decides
     due = acts_due(ctx)
     if due:
         ctx.set(phase="acting", deadline=ctx.now + ctx.spec.timing.act if ctx.spec.auto else None)
@@ -661,7 +681,7 @@ def after_decision(ctx: Ctx) -> dict[str, Any]:
 
 def coup_end(ctx: Ctx) -> dict[str, Any]:
     """Every decision made (or timed out): the game applies its defaults and the coup settles."""
-    finished = ctx.game.finish(copy.deepcopy(ctx.state))
+    finished = ctx.game.end_round(copy.deepcopy(ctx.state))
     ctx.state = finished
     ctx.state_changed = True
     return conclude(ctx)
@@ -813,6 +833,7 @@ def op_act(ctx: Ctx, user: str, roles: set[str], body: dict[str, Any], cards: li
             raise TapeteError("forbidden", f"bet {event.bet} is not yours")
     elif not staff and not any(b["player"] == user for b in open_bets.values()):
         raise TapeteError("forbidden", "only a player with a bet at this table (or its croupier) decides for a hand")
+    banker.check_decider(ctx, event, user, staff)
     if cards:
         if not staff:
             raise TapeteError("forbidden", "only the croupier of a live table keys cards")
@@ -843,10 +864,11 @@ def conclude(ctx: Ctx) -> dict[str, Any]:
         sync_stakes(ctx, doc)
         results = book(ctx, doc, include_void=True)
         pending = [b for b, e in doc["bets"].items() if e["status"] == "pending"]
-    carries = bool(pending) or getattr(ctx.state, "next_table", None) is not None
+    carries = bool(pending) or getattr(ctx.state, "next_table", None) is not None or banker.partida_goes_on(ctx)
     effective = getattr(ctx.state, "table", None)
     if isinstance(effective, dict):
-        effective = {k: v for k, v in effective.items() if k != "cut-card" or "cut-card" in ctx.row["config"]}
+        effective = {k: v for k, v in circle.table_config(ctx.game, effective).items()
+                     if k != "cut-card" or "cut-card" in ctx.row["config"]}
     if isinstance(effective, dict) and effective != ctx.row["config"] and getattr(ctx.state, "next_table", None) is None:
         ctx.set(config=dict(effective))
         ctx.emit("limits-in-force", {"table": dict(effective)})

@@ -75,6 +75,10 @@ def state_view(state: Any, viewer: str | None = None) -> dict[str, Any] | None:
     out = redact(doc, mask=hidden, mine=viewer_boxes(doc, viewer) if hidden else frozenset())
     if hidden and isinstance(doc.get("hand"), dict):
         seated_hand(doc["hand"], out["hand"], viewer)
+    if hidden:
+        from tapete.server.banker import reveal
+
+        reveal(get_game(game), state, doc, out, viewer, MASK)   # a player's bank: the holders see their hands
     return out
 
 
@@ -88,11 +92,31 @@ def seated_hand(raw: dict[str, Any], out: dict[str, Any], viewer: str | None) ->
     holes, up = raw.get("holes") or [], raw.get("up") or []
     if len(seats) != len(holes):
         return
-    out["holes"] = [[c if seat.get("player") == viewer or (i < len(up) and j < len(up[i]) and up[i][j]) else MASK
+    shown = shown_down(raw, len(seats))
+    out["holes"] = [[c if seat.get("player") == viewer or i in shown or (i < len(up) and j < len(up[i]) and up[i][j]) else MASK
                      for j, c in enumerate(cards)] for i, (seat, cards) in enumerate(zip(seats, holes, strict=True))]
     for key in PUBLIC_BOARD:
         if key in raw:
             out[key] = raw[key]
+    if raw.get("phase") == "over":
+        out["shown"] = sorted(shown)
+
+
+def shown_down(raw: dict[str, Any], n: int) -> set[int]:
+    """The seats (indices) whose cards were shown at the showdown of a finished circle hand: on the table for
+    all from then on. The hand's PHH history writes a show as `p<k> sm <cards>` (a muck: `p<k> sm`)."""
+    if raw.get("phase") != "over":
+        return set()
+    history = raw.get("history") or []
+    start = max((k + 1 for k, line in enumerate(history) if line.startswith("#")), default=0)
+    out = set()
+    for line in history[start:]:
+        parts = line.split()
+        if len(parts) == 3 and parts[1] == "sm" and parts[0][:1] == "p" and parts[0][1:].isdigit():
+            k = int(parts[0][1:]) - 1
+            if 0 <= k < n:
+                out.add(k)
+    return out
 
 
 def viewer_boxes(doc: dict[str, Any], viewer: str | None) -> frozenset[str]:

@@ -313,3 +313,21 @@ def test_every_variant_lists_its_verbs_and_table(game_id: str) -> None:
 def test_rake_rounds_down_per_pot() -> None:
     assert bt.rake_of(101, Fraction(5)) == 5
     assert bt.rake_of(9000, Fraction(5)) == 450
+
+
+def test_buy_in_range_of_the_resto_inicial() -> None:
+    """The resto inicial a live table seats players with (R: docs/rulings.md#circle-server-buy-in): at least 10 m in
+    Andalucía, where the minimum bet is at most 10 % of it (003:4374-4380), default at most 100 m; Baleares'
+    sintético 25 m to 100 m (000:1483-1487). A table without seats opens (the server fills them each hand)."""
+    holdem, sintetico = get_game("holdem"), get_game("poker-sintetico")
+    assert holdem.buy_in_range("ES-AN", {"minimum": 200}) == (2000, 20000)
+    assert holdem.buy_in_range("ES-AN", {"minimum": 200, "buy-in": 5000, "buy-in-max": 50000}) == (5000, 50000)
+    assert sintetico.buy_in_range("ES-IB", {"minimum": 200}) == (5000, 20000)
+    for jurisdiction, game, table in (("ES-AN", holdem, {"minimum": 200, "buy-in": 1999}),
+                                      ("ES-AN", holdem, {"minimum": 200, "buy-in": 3000, "buy-in-max": 2500}),
+                                      ("ES-IB", sintetico, {"minimum": 200, "buy-in-max": 20001})):
+        with pytest.raises(TapeteError) as err:
+            game.open(jurisdiction, table)
+        assert err.value.code == "bad-table" and err.value.source.startswith(("003:4374", "000:1483"))
+    empty = holdem.open("ES-AN", {"minimum": 200})
+    assert empty.seats == {} and empty.button is None

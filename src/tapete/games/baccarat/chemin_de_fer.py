@@ -9,6 +9,7 @@ the catalog's chapter VIII (001:874-926), applied as the text prescribes (R: doc
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -209,6 +210,8 @@ class CheminDeFerGame(Game):
     name_es = "Baccara, chemin de fer o ferrocarril"
     name_en = "Chemin de fer (baccarat)"
     uses_shoe = True
+    player_banked = True
+    bank_kinds = frozenset({"bank", "bank-share"})
     extra_bet_fields = frozenset({"seat", "behind", "line"})
     extra_act_fields = frozenset({"amount", "cards", "card", "count", "call", "withdraw", "discard", "at"})
 
@@ -1100,14 +1103,41 @@ class CheminDeFerGame(Game):
         return Settlement(self.id, state.jurisdiction, results, commission=state.commission, rounds=rounds,
                           log=list(state.log))
 
+    def advance(self, state: CheminState) -> CheminState:
+        """A live table: the coup's forced stages (a forced word, the third cards, face up) are played up to the
+        next free decision or the showdown."""
+        coup = state.current
+        rules = self.rules[state.jurisdiction]
+        while coup is not None and coup.stage < SHOWDOWN and self._step(state, rules, coup, default=False):
+            pass
+        return state
+
+    def end_round(self, state: CheminState) -> CheminState:
+        """A live table's coup is over: its defaults apply and the bank carries to the next coup, unless the
+        stop card came out (the partida ends: a bank still held is withdrawn, 001:840)."""
+        self._end_coup(state, self.rules[state.jurisdiction])
+        return self.finish(state) if state.stop_card_out else state
+
+    def hand_holder(self, state: CheminState, by: str) -> str | None:
+        """Who decides: the punto hand's holder (the coup's cards went to him) or the banker."""
+        coup = state.current
+        if by == "player" and coup is not None:
+            return next((s.player for s in state.stakes if s.id == coup.holder), None)
+        if by == "bank":
+            bank = next((b for b in state.banks if coup is not None and b.id == coup.bank), None) or state.bank()
+            return bank.player if bank is not None else None
+        return None
+
     # -- questions -------------------------------------------------------------------------------------------
     def legal_actions(self, state: CheminState) -> list[Action]:
         coup = state.current
         if coup is not None and coup.stage != DONE:
-            if coup.stage <= PUNTO and self._punto_rule(coup) == tableau.Choice.FREE:
-                return [Action("draw"), Action("stand")]
-            if coup.stage in (BANK_ABAT, PUNTO_CARD, BANK) and self._bank_forced(coup) is None:
-                return [Action("draw"), Action("stand"), Action("cuadro")]
+            ahead = copy.deepcopy(state)              # the forced stages played on a copy: whose free decision is next
+            who = self.due(ahead)
+            if who == "player":
+                return [Action("draw", by="player"), Action("stand", by="player")]
+            if who == "bank":
+                return [Action("draw", by="bank"), Action("stand", by="bank"), Action("cuadro", by="bank")]
             return [Action("deal")]
         bank = state.bank()
         if bank is None:
@@ -1115,7 +1145,11 @@ class CheminDeFerGame(Game):
                            maximum=None if state.unlimited else self.bank_cap(state))]
         limit = int(self.in_play(state, bank))
         actions = [Action("bet", kind="player", minimum=state.minimum, maximum=limit), Action("deal")]
-        if bank.coups:
+        number = self._next_coup(state)
+        coup = [s for s in state.stakes if s.coup == number and s.final == "open"]
+        if not state.closed and not any(s.call == "banco" for s in coup):
+            actions += [Action("banco", bet=s.id) for s in coup if not s.line and s.amount == limit]   # 001:777
+        if bank.coups and not coup:
             actions.append(Action("pass", bet=bank.id))
         return actions
 

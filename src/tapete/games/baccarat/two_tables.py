@@ -7,6 +7,7 @@ ES 001:928-1084; ES-IB 000:1021-1177; ES-GA 002:690-828; ES-AN 003:2460-2904. Ch
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -237,6 +238,8 @@ class TwoTablesGame(Game):
     name_es = "Baccara a dos paños"
     name_en = "Baccarat with two tables (banque)"
     uses_shoe = True
+    player_banked = True
+    bank_kinds = frozenset({"bank"})
 
     def live_cut_from_end(self, jurisdiction: str) -> int | None:
         """The stop card ten cards from the end (001:1018; 000:1115; 002:764; 003:2694-2701)."""
@@ -938,15 +941,71 @@ class TwoTablesGame(Game):
         return Settlement(self.id, state.jurisdiction, results, commission=state.commission, rounds=rounds,
                           log=list(state.log))
 
+    def due(self, state: TwoTablesState) -> str | None:
+        """For a live table: play the forced stages of the coup in progress and say whose free decision is due
+        ('side-1', 'side-2' or 'bank'), or None once the coup is settled (it is then closed)."""
+        coup = state.current
+        rules = self.rules[state.jurisdiction]
+        if coup is None:
+            return None
+        while coup.stage != DONE:
+            if not self._step(state, rules, coup, default=False):
+                return {SIDE1: "side-1", SIDE2: "side-2"}.get(coup.stage, "bank")
+        self._end_coup(state, rules)
+        return None
+
+    def advance(self, state: TwoTablesState) -> TwoTablesState:
+        """A live table: the coup's forced stages (a forced word, the third cards, face up) are played up to the
+        next free decision or the showdown."""
+        coup = state.current
+        rules = self.rules[state.jurisdiction]
+        while coup is not None and coup.stage < SHOWDOWN and self._step(state, rules, coup, default=False):
+            pass
+        return state
+
+    def end_round(self, state: TwoTablesState) -> TwoTablesState:
+        """A live table's coup is over: its defaults apply and the bank carries to the next coup, unless the
+        stop card came out (the partida ends: the bank still held is withdrawn, 001:1018)."""
+        self._end_coup(state, self.rules[state.jurisdiction])
+        return self.finish(state) if state.stop_card_out else state
+
+    def hand_holder(self, state: TwoTablesState, by: str) -> str | None:
+        """Who decides: the banker for the bank; for a paño, the banco player, else the largest stake the bank
+        covers on that side (the first in the order of coverage among equals)."""
+        coup = state.current
+        if by == "bank":
+            bank = next((b for b in state.banks if coup is not None and b.id == coup.bank), None) or state.bank()
+            return bank.player if bank is not None else None
+        if by not in ("side-1", "side-2") or coup is None:
+            return None
+        stakes = [s for s in state.stakes if s.id in coup.stakes]
+        if coup.banco is not None:
+            return next((s.player for s in stakes if s.id == coup.banco), None)
+        side = 0 if by == "side-1" else 1
+        covered = [s for s in stakes if len(s.accepted) > side and s.accepted[side] > 0]
+        if not covered:
+            return None
+        best = max(s.accepted[side] for s in covered)
+        return next(s.player for s in covered if s.accepted[side] == best)
+
     def legal_actions(self, state: TwoTablesState) -> list[Action]:
         coup = state.current
         if coup is not None and coup.stage != DONE:
-            return [Action("draw"), Action("stand"), Action("cuadro")]
+            who = self.due(copy.deepcopy(state))      # the forced stages played on a copy: whose decision is next
+            if who is None:
+                return [Action("deal")]
+            if who == "bank":
+                return [Action("draw", by="bank"), Action("stand", by="bank"), Action("cuadro", by="bank")]
+            return [Action("draw", by=who), Action("stand", by=who)]
         bank = state.bank()
         if bank is None:
             return [Action("bet", kind="bank", minimum=state.minimum)]
-        return [Action("bet", kind="player", minimum=state.minimum, maximum=state.maximum, targets=((1,), (2,), (1, 2))),
-                Action("deal")]
+        actions = [Action("bet", kind="player", minimum=state.minimum, maximum=state.maximum, targets=((1,), (2,), (1, 2))),
+                   Action("deal")]
+        if bank.coups and not state.closed and not any(s.coup == self._next_coup(state) and s.final == "open"
+                                                       for s in state.stakes):
+            actions.append(Action("pass", bet=bank.id))
+        return actions
 
     def chance(self, state: TwoTablesState) -> list[tuple[Event, Fraction]]:
         """Nothing for the generic solver: the exact analysis enumerates shoe compositions (analysis/baccarat.py)."""

@@ -173,7 +173,7 @@ class CircleState:
     config: Config
     seats: dict[str, int]                   # player -> seat number
     stacks: dict[str, int]                  # player -> chips behind, between hands
-    button: int
+    button: int | None                      # the marca's seat (None: nobody seated yet)
     shoe: list[str] = field(default_factory=list)
     pos: int = 0
     pending: list[Bet] = field(default_factory=list)
@@ -200,6 +200,7 @@ class CircleGame(Game):
     extra_bet_fields = frozenset({"rebuy"})
     extra_act_fields = ACT_FIELDS
     zero_amount_kinds = frozenset({"hand"})
+    table_stakes = True                 # a table server books stakes from each player's stack at the table
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
@@ -232,7 +233,8 @@ class CircleGame(Game):
         v = self.variant
         keys = [
             TableKey("minimum", required=True, description="m: the table minimum bet and the fixed-limit unit, cents"),
-            TableKey("seats", required=True, description="[{seat, player, stack}]: seats 1-10 from the croupier's right"),
+            TableKey("seats", default=None, description="[{seat, player, stack}]: seats 1-10 from the croupier's right "
+                     "(a hand needs two; the table server fills them from the players seated)"),
             TableKey("button", default=None, description="the seat holding the marca in the first hand (the postre; "
                      "sintético: the mano); default the first occupied seat to the croupier's right"),
             TableKey("structure", default="no-limit", description="fixed | pot-limit | no-limit"),
@@ -241,6 +243,9 @@ class CircleGame(Game):
             TableKey("rake", default=None, description="option (a): percent of each pot; default the maximum (5, ES-IB 3)"),
             TableKey("chip", default=1, description="the chip unit for odd chips, cents"),
             TableKey("uncalled", default="returned", description="R-UNCALLED: returned | raked"),
+            TableKey("buy-in", default=None, description="the resto inicial: the least a player sits down with, cents; "
+                     "default and floor 10 m (ES-IB sintético: 25 m to 100 m)"),
+            TableKey("buy-in-max", default=None, description="the most a player sits down with, cents; default 100 m"),
             TableKey("rounding", default="player", description="FORMAT.md rounding policy"),
         ]
         if v.draw:
@@ -311,17 +316,40 @@ class CircleGame(Game):
         default_formation = self.variant.formation
         if self.id == "poker-sintetico":
             default_formation = "best" if rules.jurisdiction == "ES-IB" else "two-plus-three"
+        self._buy_in(rules, table, m)       # the table server's buy-in range: validated here with the limits
         return Config(m, structure, forced, ante if forced == "ante" else 0, rake, chip, deck, early,
                       table.get("first-actor", "left-of-big-blind"), table.get("uncalled", "returned"),
                       table.get("after-draw", "right"), table.get("raise-cap", rules.raise_cap),
                       table.get("hand-formation", default_formation))
 
+    @staticmethod
+    def _buy_in(rules: CircleRules, table: dict[str, Any], m: int) -> tuple[int, int]:
+        """The resto inicial's range (R: docs/rulings.md#circle-server-buy-in): the minimum bet is at most 10 % of it
+        (003:4374-4380), Baleares' sintético 25 to 100 times the table's bet (000:1483-1487); default most 100 m."""
+        least, most = rules.buy_in
+        cap = most * m if most is not None else None
+        low = table.get("buy-in", least * m)
+        if not _is_int(low) or low < least * m or (cap is not None and low > cap):
+            raise TapeteError("bad-table", f"the resto inicial (buy-in) is at least {least * m}"
+                              + (f" and at most {cap}" if cap is not None else ""), source=rules.sources["buy_in"])
+        high = table.get("buy-in-max", max(low, (most or 100) * m))
+        if not _is_int(high) or high < low or (cap is not None and high > cap):
+            raise TapeteError("bad-table", f"buy-in-max is at least the buy-in {low}"
+                              + (f" and at most {cap}" if cap is not None else ""), source=rules.sources["buy_in"])
+        return low, high
+
+    def buy_in_range(self, jurisdiction: str, table: dict[str, Any]) -> tuple[int, int]:
+        """(least, most) a player sits down with at a table of these settings (the table server's buy-in)."""
+        rules = self.rules_for(jurisdiction)
+        config = self._config(rules, {k: v for k, v in table.items() if k not in ("seats", "button")})
+        return self._buy_in(rules, table, config.minimum)
+
     def open(self, jurisdiction: str, table: dict[str, Any], shoe: Sequence[Any] | None = None) -> CircleState:
         rules = self.rules_for(jurisdiction)
         config = self._config(rules, table)
-        seats_raw = table.get("seats")
-        if not isinstance(seats_raw, list) or not seats_raw:
-            raise TapeteError("bad-document", "table.seats is required: [{seat, player, stack}, ...]")
+        seats_raw = table.get("seats") or []
+        if not isinstance(seats_raw, list):
+            raise TapeteError("bad-document", "table.seats is a list: [{seat, player, stack}, ...]")
         seats: dict[str, int] = {}
         stacks: dict[str, int] = {}
         for entry in seats_raw:
@@ -338,8 +366,8 @@ class CircleGame(Game):
                                   source="003:4198-4200")
             seats[player] = seat
             stacks[player] = stack
-        button = table.get("button", min(seats.values()))
-        if button not in seats.values():
+        button = table.get("button", min(seats.values(), default=None))
+        if seats and button not in seats.values():
             raise TapeteError("bad-document", f"the button (marca) must be on an occupied seat, not {button!r}",
                               source=rules.sources["first_actor"])
         cards = [parse_card(c).text for c in (shoe or [])]

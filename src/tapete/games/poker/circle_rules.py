@@ -25,6 +25,7 @@ COMMON = {
     "out_of_turn_withdraw": "003:4790-4795; R: docs/rulings.md#circle-out-of-turn",
     "skipped_turn": "003:4808-4812",
     "session_fees": "003:4090-4101; VOCABULARY.md §14-4",
+    "buy_in": "003:4374-4380; R: docs/rulings.md#circle-server-buy-in",
 }
 
 
@@ -55,6 +56,7 @@ class CircleRules(Rules):
     skipped_turn: str                      # a player skipped with no bet pending
     session_fees: str                      # options (b) and (c): charged by the table server
     special: tuple[str, ...]               # the variant's own rules, in words
+    buy_in: tuple[int, int | None] = (10, None)   # the resto inicial in multiples of m: least, most (None: the casino's)
 
 
 def _rules(jurisdiction: str, sources: Mapping[str, str], **fields: object) -> CircleRules:
@@ -213,7 +215,7 @@ RULES: dict[str, dict[str, CircleRules]] = {
                 "uncalled": "000:1537; R: docs/rulings.md#circle-uncalled-chips",
                 "split": "000:1549; R: docs/rulings.md#circle-split-and-odd-chips",
                 "out_of_turn_withdraw": "000:1589", "skipped_turn": "000:1595",
-                "session_fees": "000:1393", "special": "000:1491; 000:1561-1595",
+                "session_fees": "000:1393", "special": "000:1491; 000:1561-1595", "buy_in": "000:1483-1487",
             },
             deck_sizes=(28,), hole_cards="2 down, counter-clockwise", board="5 common laid at once, turned one per round",
             burns=0, betting_rounds=5, direction="counter-clockwise", forced=("ante",), ante_max_half=False,
@@ -223,6 +225,7 @@ RULES: dict[str, dict[str, CircleRules]] = {
             out_of_turn_withdraw=False, skipped_turn="the jefe de sector decides (default: a check)",
             session_fees="none: only the per-hand percentage",
             special=("at least four players (not checked by settle, VOCABULARY.md §0.4)",),
+            buy_in=(25, 100),
         ),
     },
 }

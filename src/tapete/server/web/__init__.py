@@ -52,6 +52,10 @@ def language(request: Request) -> str:
 
 
 def family(game_id: str) -> str:
+    from tapete.games.poker.circle import VARIANTS
+
+    if game_id in VARIANTS:          # circle poker: seats, buy-ins, the hand and the showdown (games/circle.js)
+        return "circle"
     return FAMILIES.get(game_id, "generic")
 
 
@@ -77,7 +81,7 @@ def mount(app: FastAPI, server: Server) -> None:
             out = []
             for spec in server.config.tables:
                 s = server.service.summary(conn, spec.id)
-                s["seats_free"] = seats_free(server, conn, spec.id)
+                s["seats_free"] = len(s["circle"]["free"]) if "circle" in s else seats_free(server, conn, spec.id)
                 s["family"] = family(spec.game)
                 out.append(s)
         return out

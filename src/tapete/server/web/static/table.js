@@ -14,6 +14,7 @@ const ctx = {
   chip: () => 0,
   bet: (items) => placeBets(items),
   act: (doc) => act(doc),
+  refresh: () => refresh(),
 };
 
 async function placeBets(items) {
@@ -52,17 +53,19 @@ function renderMyBets() {
 
 function renderDecisions() {
   const box = document.getElementById("decisions");
+  if (family.decisions) { family.decisions(ctx, box); return; }     // a family that draws its own (circle poker)
   const mine = ctx.actions.decisions.filter((d) => d.mine);
   if (!mine.length) { box.replaceChildren(el("p", { class: "muted" }, t("no_decisions"))); return; }
   const fields = page.family === "generic" ? el("input", { id: "act-fields", "aria-label": t("fields"), placeholder: "amount=500" }) : null;
-  const bets = [...new Set(mine.map((d) => d.bet))];
+  const key = (d) => d.bet ?? d.by;      // a decision on a bet, or for a hand the engine names (`by`: punto, bank)
+  const bets = [...new Set(mine.map(key))];
   box.replaceChildren(
     ...bets.map((bet) => el("div", { class: "decision-row", role: "group", "aria-label": `${t("decisions")} ${family.betLabel ? family.betLabel(ctx, bet) : bet}` },
       el("span", { class: "who" }, family.betLabel ? family.betLabel(ctx, bet) : bet),
-      ...mine.filter((d) => d.bet === bet).map((d) => el("button", {
-        type: "button", class: `verb verb-${d.do}`, "data-verb": d.do, "data-bet": d.bet ?? "",
+      ...mine.filter((d) => key(d) === bet).map((d) => el("button", {
+        type: "button", class: `verb verb-${d.do}`, "data-verb": d.do, "data-bet": d.bet ?? "", "data-by": d.by ?? "",
         "aria-label": `${verbText(d.do)} (${family.betLabel ? family.betLabel(ctx, bet) : bet})`,
-        onclick: () => act({ bet: d.bet, do: d.do, fields: parseFields(fields?.value) }),
+        onclick: () => act({ ...(d.bet ? { bet: d.bet } : { by: d.by }), do: d.do, fields: parseFields(fields?.value) }),
       }, verbText(d.do))),
       page.table.game === "blackjack" ? el("button", {
         type: "button", class: "secondary hint", "data-bet": bet, "aria-label": `${t("strategy_hint")} (${bet})`,

@@ -14,6 +14,7 @@ export function init(node, ctx) {
     el("label", { for: "g-extra" }, t("fields")), el("input", { id: "g-extra", placeholder: "box=1" }),
     el("button", { type: "submit", id: "g-place" }, t("place")),
     el("p", { id: "g-help", class: "help", "aria-live": "polite" })),
+  el("p", { class: "bank-line", id: "g-bank", "aria-live": "polite" }),
   el("div", { class: "table-cards", id: "g-cards" }),
   el("div", { class: "engine-log", "aria-live": "polite" }));
   fillKinds(ctx, ctx.page.layout);
@@ -83,8 +84,17 @@ function cardGroups(value, path = [], out = [], depth = 0) {
   return out;
 }
 
+function bankLine(ctx) {   // a player-banked game (chemin de fer, dos paños): who holds the bank, and what it holds
+  const bank = ctx.summary.bank;
+  if (!bank) return [];
+  if (!bank.active) return [`${t("bank_none")}`];
+  return [`${t("bank_held")} ${bank.banker}: `, el("strong", { "data-cents": bank.holding }, money(bank.holding)),
+    ` · ${bank.coups} ${t("bank_coups")}`];
+}
+
 export function update(ctx) {
   if (ctx.actions.bets?.length) fillKinds(ctx, ctx.actions.bets);
+  root.querySelector("#g-bank").replaceChildren(...bankLine(ctx));
   const live = ctx.view || {};
   const st = cardGroups(live).length || !ctx.recent.length ? live : ctx.recent[0];
   const groups = cardGroups(st).slice(0, 10).map(([k, cards]) => el("div", { class: "card-group" }, el("h3", {}, k),

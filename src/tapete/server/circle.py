@@ -1,0 +1,245 @@
+"""Circle poker (*póquer en círculo*) at a live table: seats, buy-ins, cash-outs, and each hand dealt to the
+players seated when it starts.
+
+The players play against each other with the chips in front of them (*table stakes*, 003:4228-4233): a player
+takes a free seat with a buy-in (the *resto inicial*) moved from his wallet to his stack at the table,
+`stack:<table>:<player>`, in one balanced ledger transaction. Each hand opens the engine's state with the
+players seated whose stack is above zero (`table.seats` from the seating, their stacks from the ledger, the
+*marca* where the last hand left it), posts their `hand` bets (the forced bets the engine names) and deals.
+The stakes of the hand are collected from the stacks and the settlement pays the pots back to them, the
+house's take to `commission:<table>`; a stack changes only through hands. Leaving between hands returns the
+stack to the wallet. The engine validates every act; this module only seats people and moves money.
+
+Rulings: docs/rulings.md#circle-server-buy-in, #circle-server-seating.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Connection, insert, select, update
+
+from tapete.core.errors import TapeteError
+from tapete.engine.events import Deal
+from tapete.engine.game import Game
+from tapete.server import ledger
+from tapete.server.db import meta_kv
+
+if TYPE_CHECKING:
+    from tapete.server.config import TableConfig
+    from tapete.server.tables import Ctx, TableService
+
+log = logging.getLogger("tapete.server")
+
+STATUS = {"seat-taken": 409, "already-seated": 409, "not-seated": 409}
+SEAT_KEYS = ("seats", "button")          # the table keys the server fills for each hand from the seating
+TABLE_RANGE = range(1, 11)               # seats 1-10 from the croupier's right (003:4052-4056)
+ONE_SEAT = "003:4261-4263"               # no playing at two tables at once, nor holding two seats at one
+
+
+def table_stakes(game: Game) -> bool:
+    """A game whose players bet only the chips in front of them, bought in at the table (circle poker)."""
+    return bool(getattr(game, "table_stakes", False))
+
+
+def purse(ctx: Ctx, player: str) -> str:
+    """The account a player's stakes come from and his returns go to: his stack at a table-stakes table,
+    else his wallet."""
+    return ledger.stack(ctx.table_id, player) if table_stakes(ctx.game) else ledger.wallet(player)
+
+
+def table_config(game: Game, table: dict[str, Any]) -> dict[str, Any]:
+    """The table keys in force without the seating (the server fills it for each hand)."""
+    if not table_stakes(game):
+        return dict(table)
+    return {k: v for k, v in table.items() if k not in SEAT_KEYS}
+
+
+# -- the seating: {seat: player}, in the database with the table's other state ----------------------------
+def _key(table_id: str) -> str:
+    return f"seats:{table_id}"
+
+
+def load_seating(conn: Connection, table_id: str) -> dict[int, str]:
+    raw = conn.execute(select(meta_kv.c.value).where(meta_kv.c.key == _key(table_id))).scalar()
+    return {int(k): v for k, v in json.loads(raw).items()} if raw else {}
+
+
+def save_seating(conn: Connection, table_id: str, seating: dict[int, str]) -> None:
+    value = json.dumps({str(k): v for k, v in sorted(seating.items())})
+    if conn.execute(select(meta_kv.c.key).where(meta_kv.c.key == _key(table_id))).first() is None:
+        conn.execute(insert(meta_kv).values(key=_key(table_id), value=value, flag=None))
+    else:
+        conn.execute(update(meta_kv).where(meta_kv.c.key == _key(table_id)).values(value=value))
+
+
+def seated_elsewhere(conn: Connection, table_id: str, user: str) -> str | None:
+    for key, raw in conn.execute(select(meta_kv.c.key, meta_kv.c.value).where(meta_kv.c.key.like("seats:%"))):
+        if key != _key(table_id) and raw and user in json.loads(raw).values():
+            return key.split(":", 1)[1]
+    return None
+
+
+def buy_in_range(game: Game, jurisdiction: str, config: dict[str, Any]) -> tuple[int, int]:
+    return game.buy_in_range(jurisdiction, table_config(game, config))  # type: ignore[attr-defined]
+
+
+def summary(conn: Connection, spec: TableConfig, game: Game, jurisdiction: str, config: dict[str, Any],
+            state: Any) -> dict[str, Any] | None:
+    """The seats of a circle table for the listing and the page: who sits where with what stack, the free
+    seats, the buy-in range, the marca."""
+    if not table_stakes(game):
+        return None
+    seating = load_seating(conn, spec.id)
+    stacks = ledger.balances(conn, [ledger.stack(spec.id, p) for p in seating.values()])
+    most = min(game.rules_for(jurisdiction).max_players, spec.seats or len(TABLE_RANGE))  # type: ignore[attr-defined]
+    low, high = buy_in_range(game, jurisdiction, config)
+    free = [s for s in TABLE_RANGE if s not in seating] if len(seating) < most else []
+    return {"seats": [{"seat": s, "player": p, "stack": stacks.get(ledger.stack(spec.id, p), 0)} for s, p in sorted(seating.items())],
+            "free": free, "max_players": most, "buy_in": {"minimum": low, "maximum": high},
+            "button": getattr(state, "button", None)}
+
+
+# -- operations: each runs inside TableService.run on the locked table --------------------------------
+def op_sit(ctx: Ctx, user: str, seat: int, amount: int) -> dict[str, Any]:
+    """Take a free seat with a buy-in from the wallet (R: docs/rulings.md#circle-server-buy-in)."""
+    game, t = ctx.game, ctx.table_id
+    if not table_stakes(game):
+        raise TapeteError("bad-request", f"table {t} plays {game.id}: its players bet from the wallet, there is no seat to take")
+    if not ctx.open_now():
+        raise TapeteError("table-closed", f"table {t} is outside its opening hours")
+    seating = load_seating(ctx.conn, t)
+    mine = next((s for s, p in seating.items() if p == user), None)
+    if mine is not None:
+        raise TapeteError("already-seated", f"{user} sits at seat {mine} of table {t} already: one seat per player",
+                          source=ONE_SEAT)
+    other = seated_elsewhere(ctx.conn, t, user)
+    if other is not None:
+        raise TapeteError("already-seated", f"{user} sits at table {other}: one circle table at a time", source=ONE_SEAT)
+    if seat not in TABLE_RANGE:
+        raise TapeteError("bad-request", "seats are numbered 1-10 from the croupier's right", source="003:4052-4056")
+    if seat in seating:
+        raise TapeteError("seat-taken", f"seat {seat} of table {t} is taken by {seating[seat]}", source="003:4198-4200")
+    rules = game.rules_for(ctx.jurisdiction)
+    most = min(rules.max_players, ctx.spec.seats or len(TABLE_RANGE))  # type: ignore[attr-defined]
+    if len(seating) >= most:
+        raise TapeteError("table-full", f"table {t} seats {most} players", source=rules.sources["max_players"])
+    low, high = buy_in_range(game, ctx.jurisdiction, ctx.row["config"])
+    source = rules.sources["buy_in"]
+    if amount < low:
+        raise TapeteError("under-minimum", f"the buy-in (resto inicial) at table {t} is at least {low}", source=source)
+    if amount > high:
+        raise TapeteError("over-maximum", f"the buy-in (resto inicial) at table {t} is at most {high}", source=source)
+    account = ledger.stack(t, user)
+    ledger.ensure_account(ctx.conn, account, owner=user)
+    after = ledger.commit(ctx.conn, ledger.Entry("buy-in", t, None, user, memo=f"seat {seat}")
+                          .move(ledger.wallet(user), account, amount)) or {}
+    seating[seat] = user
+    save_seating(ctx.conn, t, seating)
+    ctx.emit("sit", {"seat": seat, "player": user, "buy_in": amount})
+    return {"table": t, "seat": seat, "player": user, "stack": after.get(account, amount),
+            "balance": after.get(ledger.wallet(user), ledger.balance(ctx.conn, ledger.wallet(user)))}
+
+
+def op_leave(ctx: Ctx, user: str) -> dict[str, Any]:
+    """Leave between hands: the whole stack back to the wallet (R: docs/rulings.md#circle-server-seating)."""
+    from tapete.server.tables import load_open_bets
+
+    t = ctx.table_id
+    seating = load_seating(ctx.conn, t)
+    seat = next((s for s, p in seating.items() if p == user), None)
+    if seat is None:
+        raise TapeteError("not-seated", f"{user} has no seat at table {t}")
+    if any(b["player"] == user for b in load_open_bets(ctx).values()):
+        raise TapeteError("wrong-phase", f"{user} plays the hand in progress at table {t}: leave when it is over "
+                          "(his chips in the pot belong to the hand)", source="003:4228-4233")
+    account = ledger.stack(t, user)
+    stack = ledger.balance(ctx.conn, account)
+    after = ledger.commit(ctx.conn, ledger.Entry("cash-out", t, None, user, memo=f"seat {seat}")
+                          .move(account, ledger.wallet(user), stack)) or {}
+    del seating[seat]
+    save_seating(ctx.conn, t, seating)
+    ctx.emit("leave", {"seat": seat, "player": user, "cash_out": stack})
+    return {"table": t, "seat": seat, "player": user, "cashed_out": stack,
+            "balance": after.get(ledger.wallet(user), ledger.balance(ctx.conn, ledger.wallet(user)))}
+
+
+def op_open(ctx: Ctx) -> dict[str, Any]:
+    """The next hand: the seated players with chips, their forced bets posted from their stacks, the deal.
+    A draw pot waiting for the next deal (a blank hand) is dealt again to the same players."""
+    from tapete.server import tables
+
+    tables.need_phase(ctx, "idle", "settled")
+    carried = ctx.state is not None and not (ctx.row["booked"] or {}).get("rollover", True)
+    if carried:
+        out = tables.op_open(ctx, table=dict(ctx.row["config"]))
+        tables.step(ctx, Deal(), "deal", {"cards": None})
+        return {**out, **tables.after_decision(ctx)}
+    if not ctx.open_now():
+        return waiting(ctx, "the table is outside its opening hours", 0)
+    seating = load_seating(ctx.conn, ctx.table_id)
+    stacks = ledger.balances(ctx.conn, [ledger.stack(ctx.table_id, p) for p in seating.values()])
+    players = {p: s for s, p in sorted(seating.items()) if stacks.get(ledger.stack(ctx.table_id, p), 0) > 0}
+    if len(players) < 2:
+        return waiting(ctx, "a hand needs two seated players with chips", len(players))
+    table = table_config(ctx.game, ctx.row["config"])
+    table["seats"] = [{"seat": s, "player": p, "stack": stacks[ledger.stack(ctx.table_id, p)]} for p, s in players.items()]
+    button = next_button(ctx, sorted(players.values()))
+    if button is not None:
+        table["button"] = button
+    tables.op_open(ctx, table=table)
+    for player, amount in ctx.game.hand_bets(ctx.state, list(players)):  # type: ignore[attr-defined]
+        tables.op_bets(ctx, player, [{"kind": "hand", "amount": amount}])
+    return tables.op_close(ctx, None)
+
+
+def waiting(ctx: Ctx, why: str, seated: int) -> dict[str, Any]:
+    if ctx.spec.auto:
+        ctx.set(deadline=ctx.now + max(ctx.spec.timing.pause, 1.0))     # the clock looks again
+    elif ctx.row["deadline"] is not None:
+        ctx.set(deadline=None)
+    return {"round": ctx.row["round_no"], "phase": ctx.row["phase"], "waiting": why, "seated": seated}
+
+
+def next_button(ctx: Ctx, seats: list[int]) -> int | None:
+    """The marca where the last hand moved it (003:4451-4458); if that seat was left, the next occupied seat
+    the way it moves. None: the engine's default (the first seat to the croupier's right)."""
+    previous = getattr(ctx.state, "button", None) if ctx.state is not None else None
+    if previous is None or not seats:
+        return None
+    if previous in seats:
+        return previous
+    if ctx.game.rules_for(ctx.jurisdiction).direction == "counter-clockwise":  # type: ignore[attr-defined]
+        return min([s for s in seats if s > previous] or seats)
+    return max([s for s in seats if s < previous] or seats)
+
+
+# -- the service's entry points ---------------------------------------------------------------------
+def sit(service: TableService, table_id: str, user: str, seat: int, amount: int, idem: tuple[str, str] | None = None) -> Any:
+    return service.run(table_id, user, lambda ctx: op_sit(ctx, user, seat, amount), idem)
+
+
+def leave(service: TableService, table_id: str, user: str, idem: tuple[str, str] | None = None) -> Any:
+    return service.run(table_id, user, lambda ctx: op_leave(ctx, user), idem)
+
+
+def seat_configured(service: TableService) -> None:
+    """A demo casino's `table.seats`: each listed player sits with that buy-in from his wallet, once (the
+    first start); a seat that cannot be taken (no such player, short wallet, a buy-in out of range) is
+    skipped with a warning."""
+    for spec in service.config.tables:
+        game = service.game(spec)
+        wanted = spec.table.get("seats") if table_stakes(game) else None
+        if not wanted:
+            continue
+        with service.db.read() as conn:
+            if conn.execute(select(meta_kv.c.key).where(meta_kv.c.key == _key(spec.id))).first() is not None:
+                continue
+        for entry in wanted:
+            player, seat, stack = entry.get("player"), entry.get("seat"), entry.get("stack")
+            try:
+                sit(service, spec.id, player, seat, stack)
+            except TapeteError as exc:
+                log.warning("table %s: %s cannot sit at seat %s with %s: %s", spec.id, player, seat, stack, exc.message)
