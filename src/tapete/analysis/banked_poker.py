@@ -120,8 +120,8 @@ def paigow_tables(rules: str = "pai-gow") -> tuple[np.ndarray, np.ndarray, np.nd
 # ------------------------------------------------------------------------------------------------ kernels
 
 
-def _colex5(a: int, b: int, c: int, d: int, e: int, binom: np.ndarray) -> int:
-    """Colex index of five distinct cards in any order (a small sorting network first)."""
+def _sort5(a, b, c, d, e):  # type: ignore[no-untyped-def]
+    """Five values in increasing order (a small sorting network)."""
     if a > b:
         a, b = b, a
     if d > e:
@@ -140,6 +140,15 @@ def _colex5(a: int, b: int, c: int, d: int, e: int, binom: np.ndarray) -> int:
         b, c = c, b
     if d > e:
         d, e = e, d
+    return a, b, c, d, e
+
+
+_sort5_nb = _njit(_sort5)
+
+
+def _colex5(a: int, b: int, c: int, d: int, e: int, binom: np.ndarray) -> int:
+    """Colex index of five distinct cards in any order (sorted first)."""
+    a, b, c, d, e = _sort5_nb(a, b, c, d, e)
     return binom[a, 1] + binom[b, 2] + binom[c, 3] + binom[d, 4] + binom[e, 5]
 
 
@@ -396,25 +405,7 @@ def _s5_source(x0, x1, x2, x3, x4, t):  # type: ignore[no-untyped-def]
     """Five cards' strength from the tables: the joker (52, the largest card) sends the other four to the joker
     table."""
     five, joker, _, binom = t
-    a, b, c, d, e = x0, x1, x2, x3, x4
-    if a > b:
-        a, b = b, a
-    if d > e:
-        d, e = e, d
-    if a > c:
-        a, c = c, a
-    if b > c:
-        b, c = c, b
-    if a > d:
-        a, d = d, a
-    if c > d:
-        c, d = d, c
-    if b > e:
-        b, e = e, b
-    if b > c:
-        b, c = c, b
-    if d > e:
-        d, e = e, d
+    a, b, c, d, e = _sort5_nb(x0, x1, x2, x3, x4)
     if e == 52:
         return joker[binom[a, 1] + binom[b, 2] + binom[c, 3] + binom[d, 4]]
     return five[binom[a, 1] + binom[b, 2] + binom[c, 3] + binom[d, 4] + binom[e, 5]]
@@ -942,12 +933,8 @@ class TripokerKernel:
         """Per five-card category: stake back and prize, or 0 (`jackpot_prizes`, the meter at 5,000 x)."""
         from types import SimpleNamespace
 
-        from tapete.games.poker.sin_descarte import (
-            JACKPOT_FIXED_AN,
-            JACKPOT_FLOOR,
-            JACKPOT_SHARES_IB,
-            jackpot_prizes,
-        )
+        from tapete.games.poker.banked import jackpot_prizes
+        from tapete.games.poker.sin_descarte import JACKPOT_FIXED_AN, JACKPOT_FLOOR, JACKPOT_SHARES_IB
 
         t5 = five_table("standard")
         cats = category_index(t5)

@@ -134,6 +134,26 @@ class Session:
         return next((b for b in self.state.live() if b.kind == kind), None)
 
 
+def table_loop(s: Session, help_text: str, turn: Callable[[Session], None], place: Callable[[Session, str], None],
+               deal: Callable[[Session], bool] = Session.deal) -> None:
+    """The table's life at the prompt: quit, help and deal are the same at every banked poker table; a deal is
+    followed by the player's `turn` and the settlement; any other line is the game's bets (`place`)."""
+    while True:
+        line = s.ask()
+        if line in ("quit", "exit", "q"):
+            s.goodbye()
+            return
+        if line in ("help", "?"):
+            s.console.print(help_text)
+            continue
+        if line in ("", "deal"):
+            if deal(s):
+                turn(s)
+                s.settle()
+            continue
+        place(s, line)
+
+
 # ------------------------------------------------------------------------------------------------ sin descarte
 
 SD_HELP = """[bold]Bets[/bold]: [cyan]10[/cyan] or [cyan]ante 10[/cyan] ante on box 1 ([cyan]ante 10 box 3[/cyan])   [cyan]seguro[/cyan] the fixed seguro   [cyan]jackpot[/cyan] the carousel
@@ -180,32 +200,23 @@ def play_sin_descarte(game: BankedGame, jurisdiction: str, *, minimum: int, bala
                       console: Console, read: Callable[[str], str]) -> None:
     s = Session(game, jurisdiction, minimum, balance, seed, console, read)
     s.hello(f"\nseguro {euros(s.state.config['insurance'])}; the croupier plays with ace-king or better")
-    while True:
-        line = s.ask()
-        if line in ("quit", "exit", "q"):
-            s.goodbye()
-            return
-        if line in ("help", "?"):
-            console.print(SD_HELP)
-            continue
-        if line in ("", "deal"):
-            if s.deal():
-                _sin_descarte_turn(s)
-                s.settle()
-            continue
-        if line == "seguro":
-            ante = s.mine("ante")
-            s.bet("insurance", s.state.config["insurance"], ante.box if ante else 1)
-            continue
-        if line == "jackpot":
-            ante = s.mine("ante")
-            s.bet("jackpot", s.state.config.get("jackpot-stake") or 100, ante.box if ante else 1)
-            continue
-        m = re.fullmatch(rf"(?:ante\s+)?{AMOUNT}(?:\s+box\s+(\d))?", line)
-        if not m:
-            console.print("[red]an ante in euros (e.g. 10), seguro, jackpot, deal — or help[/red]")
-            continue
-        s.bet("ante", cents(m.group(1)), int(m.group(2) or 1), cost=3 * cents(m.group(1)))
+    table_loop(s, SD_HELP, _sin_descarte_turn, _sin_descarte_bet)
+
+
+def _sin_descarte_bet(s: Session, line: str) -> None:
+    if line == "seguro":
+        ante = s.mine("ante")
+        s.bet("insurance", s.state.config["insurance"], ante.box if ante else 1)
+        return
+    if line == "jackpot":
+        ante = s.mine("ante")
+        s.bet("jackpot", s.state.config.get("jackpot-stake") or 100, ante.box if ante else 1)
+        return
+    m = re.fullmatch(rf"(?:ante\s+)?{AMOUNT}(?:\s+box\s+(\d))?", line)
+    if not m:
+        s.console.print("[red]an ante in euros (e.g. 10), seguro, jackpot, deal — or help[/red]")
+        return
+    s.bet("ante", cents(m.group(1)), int(m.group(2) or 1), cost=3 * cents(m.group(1)))
 
 
 # ------------------------------------------------------------------------------------------------ trijoker
@@ -241,24 +252,15 @@ def play_trijoker(game: BankedGame, jurisdiction: str, *, minimum: int, balance:
                   console: Console, read: Callable[[str], str]) -> None:
     s = Session(game, jurisdiction, minimum, balance, seed, console, read)
     s.hello("\npair of jacks 1, two pair 2, trío 3, straight 5, flush 8, full 11, póquer 50, straight flush 200, royal 500")
-    while True:
-        line = s.ask()
-        if line in ("quit", "exit", "q"):
-            s.goodbye()
-            return
-        if line in ("help", "?"):
-            console.print(TJ_HELP)
-            continue
-        if line in ("", "deal"):
-            if s.deal():
-                _trijoker_turn(s)
-                s.settle()
-            continue
-        m = re.fullmatch(rf"{AMOUNT}(?:\s+box\s+(\d))?", line)
-        if not m:
-            console.print("[red]an amount in euros for each of the three bets (e.g. 10), deal — or help[/red]")
-            continue
-        s.bet("main", cents(m.group(1)), int(m.group(2) or 1), cost=3 * cents(m.group(1)))
+    table_loop(s, TJ_HELP, _trijoker_turn, _trijoker_bet)
+
+
+def _trijoker_bet(s: Session, line: str) -> None:
+    m = re.fullmatch(rf"{AMOUNT}(?:\s+box\s+(\d))?", line)
+    if not m:
+        s.console.print("[red]an amount in euros for each of the three bets (e.g. 10), deal — or help[/red]")
+        return
+    s.bet("main", cents(m.group(1)), int(m.group(2) or 1), cost=3 * cents(m.group(1)))
 
 
 # ------------------------------------------------------------------------------------------------ tripóquer
@@ -273,43 +275,38 @@ def play_tripoker(game: BankedGame, jurisdiction: str, *, minimum: int, balance:
                   console: Console, read: Callable[[str], str]) -> None:
     s = Session(game, jurisdiction, minimum, balance, seed, console, read)
     s.hello("\nthe croupier qualifies with a queen high; Extra-Ante: straight 1, trío 3, straight flush 4 x the ante")
-    while True:
+    table_loop(s, TP_HELP, _tripoker_turn, _tripoker_bet)
+
+
+def _tripoker_turn(s: Session) -> None:
+    rnd = s.state.round
+    assert rnd is not None
+    box = s.state.live()[0].box
+    hand = rnd.hands[str(box)]
+    s.console.print(Text("you      ").append_text(cards_text(hand)).append(f"  {ev.describe(ev.rank3(hand))}"))
+    s.console.print(Text("croupier ").append_text(cards_text([], hidden=3)))
+    ante = s.mine("ante")
+    while ante is not None:
         line = s.ask()
-        if line in ("quit", "exit", "q"):
-            s.goodbye()
+        if line in ("bet", "call", "b", "play"):
+            if ante.amount > s.balance - s.on_table_cost():
+                s.console.print("[red]not enough chips for the Bet[/red]")
+                continue
+            s.step(Act("call", bet=ante.id))
             return
-        if line in ("help", "?"):
-            console.print(TP_HELP)
-            continue
-        if line in ("", "deal"):
-            if s.deal():
-                rnd = s.state.round
-                assert rnd is not None
-                box = s.state.live()[0].box
-                hand = rnd.hands[str(box)]
-                console.print(Text("you      ").append_text(cards_text(hand)).append(f"  {ev.describe(ev.rank3(hand))}"))
-                console.print(Text("croupier ").append_text(cards_text([], hidden=3)))
-                ante = s.mine("ante")
-                while ante is not None:
-                    line = s.ask()
-                    if line in ("bet", "call", "b", "play"):
-                        if ante.amount > s.balance - s.on_table_cost():
-                            console.print("[red]not enough chips for the Bet[/red]")
-                            continue
-                        s.step(Act("call", bet=ante.id))
-                        break
-                    if line in ("fold", "f", "rendir", "quit"):
-                        s.step(Act("fold", bet=ante.id))
-                        break
-                    console.print("[red]bet or fold[/red]")
-                s.settle()
-            continue
-        m = re.fullmatch(rf"(ante|fortune|fortuna)?\s*{AMOUNT}", line)
-        if not m:
-            console.print("[red]ante 10, fortune 5, deal — or help[/red]")
-            continue
-        kind = "fortune" if m.group(1) in ("fortune", "fortuna") else "ante"
-        s.bet(kind, cents(m.group(2)), 1, cost=(2 if kind == "ante" else 1) * cents(m.group(2)))
+        if line in ("fold", "f", "rendir", "quit"):
+            s.step(Act("fold", bet=ante.id))
+            return
+        s.console.print("[red]bet or fold[/red]")
+
+
+def _tripoker_bet(s: Session, line: str) -> None:
+    m = re.fullmatch(rf"(ante|fortune|fortuna)?\s*{AMOUNT}", line)
+    if not m:
+        s.console.print("[red]ante 10, fortune 5, deal — or help[/red]")
+        return
+    kind = "fortune" if m.group(1) in ("fortune", "fortuna") else "ante"
+    s.bet(kind, cents(m.group(2)), 1, cost=(2 if kind == "ante" else 1) * cents(m.group(2)))
 
 
 # ------------------------------------------------------------------------------------------------ Pai Gow
@@ -356,25 +353,21 @@ def play_pai_gow(game: BankedGame, jurisdiction: str, *, minimum: int, balance: 
                  console: Console, read: Callable[[str], str]) -> None:
     s = Session(game, jurisdiction, minimum, balance, seed, console, read)
     s.hello(f"\ncommission {s.state.config['commission']}% of each win; copies go to the bank")
-    while True:
-        line = s.ask()
-        if line in ("quit", "exit", "q"):
-            s.goodbye()
-            return
-        if line in ("help", "?"):
-            console.print(PG_HELP)
-            continue
-        if line in ("", "deal"):
-            if not s.state.live():
-                console.print("[yellow]no bets on the table[/yellow]")
-                continue
-            dice = [1 + s.rng.randbelow(6) for _ in range(3)]
-            if s.step(Outcome("roll", dice)) and s.deal():
-                _pai_gow_turn(s)
-                s.settle()
-            continue
-        m = re.fullmatch(rf"{AMOUNT}(?:\s+box\s+([1-6]))?", line)
-        if not m:
-            console.print("[red]an amount in euros (e.g. 10), deal — or help[/red]")
-            continue
-        s.bet("main", cents(m.group(1)), int(m.group(2) or 1))
+    table_loop(s, PG_HELP, _pai_gow_turn, _pai_gow_bet, deal=_pai_gow_deal)
+
+
+def _pai_gow_deal(s: Session) -> bool:
+    """The croupier throws the dice (who is dealt first), then deals."""
+    if not s.state.live():
+        s.console.print("[yellow]no bets on the table[/yellow]")
+        return False
+    dice = [1 + s.rng.randbelow(6) for _ in range(3)]
+    return s.step(Outcome("roll", dice)) and s.deal()
+
+
+def _pai_gow_bet(s: Session, line: str) -> None:
+    m = re.fullmatch(rf"{AMOUNT}(?:\s+box\s+([1-6]))?", line)
+    if not m:
+        s.console.print("[red]an amount in euros (e.g. 10), deal — or help[/red]")
+        return
+    s.bet("main", cents(m.group(1)), int(m.group(2) or 1))

@@ -9,7 +9,6 @@ the catalog's chapter VIII (001:874-926), applied as the text prescribes (R: doc
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,16 +17,16 @@ from typing import Any
 
 from tapete.core.errors import TapeteError
 from tapete.core.money import euros
-from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
-from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
+from tapete.engine.events import Act, Bet
+from tapete.engine.game import Action, EdgeCase, KindInfo, TableKey
 from tapete.engine.registry import register
 from tapete.engine.rules import Rules
-from tapete.engine.settlement import BetResult, Settlement
 from tapete.engine.shoe import Shoe
 from tapete.games.baccarat import tableau
 from tapete.games.baccarat.common import (
     BankAccount,
     Hand,
+    PlayerBankedGame,
     Stake,
     accept,
     check_line,
@@ -205,15 +204,26 @@ class CheminState:
         return next((b for b in self.banks if b.active), None)
 
 
-class CheminDeFerGame(Game):
+class CheminDeFerGame(PlayerBankedGame):
     id = "chemin-de-fer"
     name_es = "Baccara, chemin de fer o ferrocarril"
     name_en = "Chemin de fer (baccarat)"
-    uses_shoe = True
-    player_banked = True
     bank_kinds = frozenset({"bank", "bank-share"})
     extra_bet_fields = frozenset({"seat", "behind", "line"})
     extra_act_fields = frozenset({"amount", "cards", "card", "count", "call", "withdraw", "discard", "at"})
+    BANK, BANK_CARD, SHOWDOWN, DONE = BANK, BANK_CARD, SHOWDOWN, DONE
+    bet_kinds, play_verbs, money_verbs, irregularities, hands = KINDS, PLAY_VERBS, MONEY_VERBS, IRREGULARITIES, HANDS
+    # the catalog's words and articles where the logic is common.PlayerBankedGame's
+    title = "chemin de fer"
+    close_call = "no van más apuestas"                    # 001:866
+    deal_size, deal_source = 4, "001:866"                 # punto, bank, punto, bank (001:797, 001:866)
+    burn_source = "001:880"                               # G2: a card out face up is void and removed (001:880)
+    early_draw_source = "001:878"                         # G1: cards drawn before the bets closed (001:876-878)
+    early_discard = "discarded by the inspector"          # 001:878
+    early_kept = "cards drawn before the bets closed: they stay in the coup, betting is closed (001:876)"
+    void_source = "001:882"                               # G3, C1, the inspector: the coup is annulled (001:882)
+    void_before_deal = ": stakes returned"
+    stop_card_source = "001:840"                          # the partida ends with the coup (001:840)
 
     @property
     def rules(self) -> dict[str, CheminRules]:  # type: ignore[override]
@@ -229,9 +239,6 @@ class CheminDeFerGame(Game):
             KindInfo("bank-share", None, "Asociarse al banquero: a share of the bank's results pro rata (on: the bank bet)"),
         ]
 
-    def verbs(self) -> list[str]:
-        return list(PLAY_VERBS + MONEY_VERBS + IRREGULARITIES)
-
     def table_keys(self) -> list[TableKey]:
         return [
             TableKey("minimum", required=True, description="the minimum del punto, cents"),
@@ -245,13 +252,7 @@ class CheminDeFerGame(Game):
     # -- table -------------------------------------------------------------------------------------------------
     def open(self, jurisdiction: str, table: dict[str, Any], shoe: Sequence[Any] | None = None) -> CheminState:
         rules = self.rules_for(jurisdiction)
-        known = {t.key for t in self.table_keys()}
-        for key in table:
-            if key not in known:
-                raise TapeteError("bad-document", f"unknown table key {key!r} for {self.id} (known: {', '.join(sorted(known))})")
-        m = table.get("minimum")
-        if not is_int(m) or m <= 0:
-            raise TapeteError("bad-document", "table.minimum (the minimum del punto, cents) is required")
+        m = self._table_minimum(table, "the minimum del punto, cents")
         for key in ("unlimited-bank", "banco-free"):
             if not isinstance(table.get(key, False), bool):
                 raise TapeteError("bad-document", f"table.{key} is true or false")
@@ -280,47 +281,16 @@ class CheminDeFerGame(Game):
         seats = [s.seat or s.behind or 0 for s in state.stakes] + [b.seat or b.behind or 0 for b in state.banks]
         return max(seats + [1])
 
-    # -- the reducer -------------------------------------------------------------------------------------------
-    def apply(self, state: CheminState, event: Event) -> None:
-        rules = self.rules[state.jurisdiction]
-        if isinstance(event, Bet):
-            self._end_coup(state, rules)
-            self._bet(state, rules, event)
-        elif isinstance(event, Deal):
-            self._end_coup(state, rules)
-            self.deal(state, rules)
-        elif isinstance(event, Act):
-            self._act(state, rules, event)
-        elif isinstance(event, Close):
-            self._end_coup(state, rules)
-            state.closed = True
-            state.log.append("no van más apuestas")
-        elif isinstance(event, Void):
-            self._void(state, rules, event.reason)
-        elif isinstance(event, Limits):
-            raise TapeteError("illegal-action", "chemin de fer has no limit changes: the bank sets the maximum each coup",
-                              source=rules.sources["bank_maximum_multiple"])
-        elif isinstance(event, Outcome):
-            raise TapeteError("bad-document", "chemin de fer is dealt from the shoe: use deal")
-        else:  # pragma: no cover
-            raise TapeteError("bad-document", f"unexpected event {event!r}")
-
-    def _next_coup(self, state: CheminState) -> int:
-        return len(state.coups) + 1
+    def _no_limits(self, rules: CheminRules) -> TapeteError:
+        return TapeteError("illegal-action", "chemin de fer has no limit changes: the bank sets the maximum each coup",
+                           source=rules.sources["bank_maximum_multiple"])
 
     # -- bets ------------------------------------------------------------------------------------------------------
-    def _bet(self, state: CheminState, rules: CheminRules, bet: Bet) -> None:
-        ids = {s.id for s in state.stakes} | {b.id for b in state.banks} | set(state.shares)
-        if bet.id in ids:
-            raise TapeteError("bad-document", f"bet id {bet.id!r} is used twice", bet=bet.id)
-        if bet.kind not in KINDS:
-            raise TapeteError("unknown-bet-kind", f"bet {bet.id}: chemin de fer has bets {', '.join(KINDS)}", bet=bet.id)
-        if bet.kind == "bank":
-            self._bank_bet(state, rules, bet)
-        elif bet.kind == "bank-share":
+    def _place(self, state: CheminState, rules: CheminRules, bet: Bet) -> None:
+        if bet.kind == "bank-share":
             self._share(state, rules, bet)
         else:
-            self._stake(state, rules, bet)
+            super()._place(state, rules, bet)
 
     def _bank_bet(self, state: CheminState, rules: CheminRules, bet: Bet) -> None:
         if state.bank() is not None:
@@ -347,9 +317,7 @@ class CheminDeFerGame(Game):
         if any(s.coup == self._next_coup(state) and s.final == "open" for s in state.stakes):
             raise TapeteError("illegal-action", f"bank {bet.id}: the bank comes before the coup's stakes", source="001:842",
                               bet=bet.id)
-        bank = BankAccount(bet.id, bet.player, seat, behind, bet.amount)
-        bank.add(bet.id, bet.amount)
-        state.banks.append(bank)
+        self._open_bank(state, bet, seat, behind)
         state.last_pass = None
         state.banco_seguido = None
         state.log.append(f"{bet.player} takes the bank: «hay {euros(bet.amount)} en la banca»")
@@ -402,19 +370,11 @@ class CheminDeFerGame(Game):
         state.stakes.append(Stake(bet.id, bet.player, bet.amount, self._next_coup(state), state.order, seat, behind, line))
 
     # -- money acts ----------------------------------------------------------------------------------------------
-    def _money_act(self, state: CheminState, rules: CheminRules, act: Act) -> None:
-        stake = next((s for s in state.stakes if s.id == act.bet), None)
-        bank = next((b for b in state.banks if b.id == act.bet), None)
-        if stake is not None:
-            self._call(state, rules, act, stake)
-        elif bank is not None:
-            self._end_coup(state, rules)
-            self._bank_act(state, rules, act, bank)
-        elif act.bet in state.shares:
+    def _no_bet(self, state: CheminState, act: Act) -> None:
+        if act.bet in state.shares:
             raise TapeteError("illegal-action", f"an associate cannot intervene in the game (001:751): {act.do!r}",
                               source="001:751", bet=act.bet)
-        else:
-            raise TapeteError("bad-document", f"act names no bet of this document ({act.bet!r})")
+        super()._no_bet(state, act)
 
     def _call(self, state: CheminState, rules: CheminRules, act: Act, stake: Stake) -> None:
         if act.do not in ("banco", "banco-with-table", "last-completes"):
@@ -502,10 +462,6 @@ class CheminDeFerGame(Game):
         bank.add(bank.id, amount)
         state.log.append(f"the bank is raised by {euros(amount)} to {euros(bank.holding)}")
 
-    def end_bank(self, state: CheminState, bank: BankAccount, why: str) -> None:
-        bank.active = False
-        bank.ended = why
-
     # -- the deal -----------------------------------------------------------------------------------------------
     def deal(self, state: CheminState, rules: CheminRules) -> CheminCoup:
         bank = state.bank()
@@ -524,16 +480,7 @@ class CheminDeFerGame(Game):
         coup.punto_free = state.banco_free and holder.call == "banco"
         state.current = coup
         state.closed = True
-        drawn: list[str] = []
-        position = 0
-        while len(drawn) < 4:                  # punto, bank, punto, bank (001:797, 001:866)
-            card = draw_card(state.shoe, "001:866")
-            if position in state.burn_at:
-                state.log.append(f"{card} comes out face up: it is burned (001:880)")
-            else:
-                drawn.append(card)
-            position += 1
-        state.burn_at = []
+        drawn = self._deal_cards(state)        # punto, bank, punto, bank (001:797, 001:866)
         coup.punto.cards = [drawn[0], drawn[2]]
         coup.banker.cards = [drawn[1], drawn[3]]
         bank.coups += 1
@@ -577,71 +524,22 @@ class CheminDeFerGame(Game):
         return next(s for s in seated if s.amount == best)
 
     # -- card play ------------------------------------------------------------------------------------------------
-    def _act(self, state: CheminState, rules: CheminRules, act: Act) -> None:
-        if act.bet is not None:
-            if act.do in IRREGULARITIES or act.do in PLAY_VERBS:
-                raise TapeteError("bad-document", f"{act.do}: card play and irregularities name the hand (act.by)",
-                                  bet=act.bet)
-            self._money_act(state, rules, act)
-            return
-        if act.by not in HANDS:
-            raise TapeteError("bad-document", f"act.by is one of {', '.join(HANDS)} in chemin de fer")
-        if act.do in ("early-draw", "burn-exposed") and self._before_deal(state):
-            self._before_deal_act(state, rules, act)
-            return
-        coup = state.current
-        if coup is None or coup.stage == DONE:
-            if self._before_deal(state) and any(s.coup == self._next_coup(state) for s in state.stakes):
-                coup = self.deal(state, rules)          # a single-coup document may omit the deal
-            else:
-                raise TapeteError("out-of-turn", f"{act.by} {act.do}: no coup is being played")
-        self._coup_act(state, rules, coup, act)
+    def _coup_waiting(self, state: CheminState) -> bool:
+        return any(s.coup == self._next_coup(state) for s in state.stakes)
 
-    def _before_deal(self, state: CheminState) -> bool:
-        return state.current is None or state.current.stage == DONE
-
-    def _before_deal_act(self, state: CheminState, rules: CheminRules, act: Act) -> None:
-        self._end_coup(state, rules)
-        if act.do == "burn-exposed":           # G2: a card out face up is void and removed (001:880)
-            at = act.fields.get("at", 0)
-            if not is_int(at) or not 0 <= at <= 3:
-                raise TapeteError("bad-document", "burn-exposed 'at': the position in the deal, 0-3")
-            state.burn_at.append(at + len(state.burn_at))
-            return
-        count = act.fields.get("count", 1)     # G1: cards drawn before the bets closed (001:876-878)
-        if not is_int(count) or count < 1:
-            raise TapeteError("bad-document", "early-draw 'count' is a positive number of cards")
-        if act.fields.get("discard", False):
-            for _ in range(count):
-                state.log.append(f"{draw_card(state.shoe, '001:878')} drawn too early: discarded by the inspector (001:878)")
-        else:
-            state.closed = True
-            state.log.append("cards drawn before the bets closed: they stay in the coup, betting is closed (001:876)")
-
-    def _coup_act(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
-        handler = {
+    def _handlers(self) -> dict[str, Any]:
+        return {
             "draw": self._decide, "stand": self._decide, "cuadro": self._cuadro, "give": self._give, "refuse": self._give,
             "burn-exposed": self._burn_now, "expose": self._expose, "fifth-card": self._fifth, "two-cards": self._two,
             "extra-initial-card": self._extra, "drop-card": self._drop, "early-abat": self._early_abat,
             "forget-abat": self._forget, "throw-cards": self._throw, "wrong-call": self._wrong_call,
             "mistaken-call": self._mistaken, "too-slow": self._slow, "outside-advice": self._advice,
             "early-draw": self._too_late,
-        }.get(act.do)
-        if handler is None:
-            raise TapeteError("illegal-action", f"{act.do!r} is not a verb of chemin de fer")
-        handler(state, rules, coup, act)
+        }
 
     def _need(self, act: Act, *hands: str) -> None:
         if act.by not in hands:
             raise TapeteError("illegal-action", f"{act.do} is done by {' or '.join(hands)}, not {act.by}")
-
-    def _reach(self, state: CheminState, rules: CheminRules, coup: CheminCoup, stage: int, act: Act) -> None:
-        """Advance through forced stages to `stage`; a free decision on the way is out of turn."""
-        while coup.stage < stage:
-            if not self._step(state, rules, coup, default=False):
-                raise TapeteError("out-of-turn", f"{act.by} {act.do}: a decision is due first ({self._due(coup)})")
-        if coup.stage > stage:
-            raise TapeteError("out-of-turn", f"{act.by} {act.do}: too late in the coup ({self._due(coup)})")
 
     @staticmethod
     def _due(coup: CheminCoup) -> str:
@@ -694,13 +592,6 @@ class CheminDeFerGame(Game):
         state.log.append(f"the banker {'gives' if give else 'refuses'} the card")
 
     # -- irregularities -----------------------------------------------------------------------------------------
-    def _too_late(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
-        raise TapeteError("out-of-turn", "early-draw: the cards are already dealt")
-
-    def _burn_now(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
-        card = draw_card(state.shoe, "001:880")
-        state.log.append(f"{card} comes out face up: it is burned; stakes stay (001:880)")
-
     def _expose(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
         """C1 (croupier, 001:888) and K5 (banker, 001:902): a punto card shown during the deal."""
         self._need(act, "croupier", "bank")
@@ -940,12 +831,7 @@ class CheminDeFerGame(Game):
             state.log.append(f"punto {coup.punto.total()}: «{'carta' if coup.punto.drew else 'no'}»")
             coup.stage = BANK_ABAT
         elif stage == BANK_ABAT:
-            if coup.banker.natural():
-                coup.banker.abated = True
-                state.log.append(f"the banker abats: {coup.banker.show()}")
-                coup.stage = SHOWDOWN
-            else:
-                coup.stage = PUNTO_CARD
+            coup.stage = SHOWDOWN if self._bank_abats(state, coup) else PUNTO_CARD
         elif stage == PUNTO_CARD:
             if coup.give_due is not None and coup.give is None:
                 if coup.give_due == "baccara":
@@ -957,36 +843,24 @@ class CheminDeFerGame(Game):
             if coup.give is not None:
                 coup.punto.drew = coup.give
             if coup.punto.drew:
-                card = coup.pending.pop(0) if coup.pending else draw_card(state.shoe, "001:811")
+                card = self._third_card(state, coup)
                 coup.punto.cards.append(card)
                 state.log.append(f"third card to the punto, face up: {card}")
             coup.stage = BANK
-        elif stage == BANK:
-            forced = self._bank_forced(coup)
-            if forced is None:
-                if not default:
-                    return False
-                forced = bank_default_draws(coup.banker.total(), coup.punto.column())
-            coup.banker.drew = forced
-            state.log.append(f"banca {coup.banker.total()}: {'carta' if forced else 'se planta'}")
-            coup.stage = BANK_CARD
-        elif stage == BANK_CARD:
-            if coup.banker.drew:
-                card = coup.pending.pop(0) if coup.pending else draw_card(state.shoe, "001:811")
-                coup.banker.cards.append(card)
-                state.log.append(f"third card to the bank, face up: {card}")
-            coup.stage = SHOWDOWN
-        elif stage == SHOWDOWN:
-            self._showdown(state, rules, coup)
-            coup.stage = DONE
+        else:
+            return self._bank_stages(state, rules, coup, default)
         return True
 
+    def _third_card(self, state: CheminState, coup: CheminCoup) -> str:
+        """A fifth card drawn ahead comes first (001:894)."""
+        return coup.pending.pop(0) if coup.pending else draw_card(state.shoe, "001:811")
+
+    def _bank_default(self, coup: CheminCoup) -> bool:
+        return bank_default_draws(coup.banker.total(), coup.punto.column())
+
     def _showdown(self, state: CheminState, rules: CheminRules, coup: CheminCoup) -> None:
-        bank = next(b for b in state.banks if b.id == coup.bank)
-        stakes = [s for s in state.stakes if s.id in coup.stakes]
+        bank, stakes = self._coup_stakes(state, coup)
         if coup.void:
-            for s in stakes:
-                s.final, s.returned = "void", Fraction(s.amount)
             return
         result = coup.result if coup.result is not None else compare(coup.punto, coup.banker)
         coup.result = result
@@ -1019,104 +893,20 @@ class CheminDeFerGame(Game):
             state.banco_seguido = holder.player if holder.call == "banco" or sole else None   # 001:854, 001:864
             if state.banco_seguido:
                 state.log.append(f"{state.banco_seguido} may call banco seguido")
-        if state.shoe is not None and state.shoe.cut_reached:
-            state.stop_card_out = True
-            state.log.append("the stop card has come out: the partida ends with this coup (001:840)")
+        self._check_stop_card(state)
 
-    def due(self, state: CheminState) -> str | None:
-        """For a live table: play the forced stages of the coup in progress and say whose free decision is due
-        ('player' or 'bank'), or None once the coup is settled (it is then closed)."""
-        coup = state.current
-        rules = self.rules[state.jurisdiction]
-        if coup is None:
-            return None
-        while coup.stage != DONE:
-            if not self._step(state, rules, coup, default=False):
-                return "player" if coup.stage == PUNTO else "bank"
-        self._end_coup(state, rules)
-        return None
+    def _whose(self, coup: CheminCoup) -> str:
+        """'player' (the punto hand) or 'bank'."""
+        return "player" if coup.stage == PUNTO else "bank"
 
     def punto_choice(self, state: CheminState) -> bool:
         """Whether the punto has a free choice now (on 5, or a free banco)."""
         coup = state.current
         return coup is not None and coup.stage <= PUNTO and self._punto_rule(coup) == tableau.Choice.FREE
 
-    def _end_coup(self, state: CheminState, rules: CheminRules) -> None:
-        """The coup's events ran out: every decision still due takes its default (VOCABULARY.md §0.2)."""
-        coup = state.current
-        if coup is None:
-            return
-        while coup.stage != DONE:
-            self._step(state, rules, coup, default=True)
-        state.coups.append(coup)
-        state.current = None
-        state.closed = False
-
-    def _void(self, state: CheminState, rules: CheminRules, reason: str) -> None:
-        """G3 (cards stuck together), C1 (another croupier fault), the inspector: the coup is annulled (001:882)."""
-        coup = state.current
-        if coup is not None and coup.stage < DONE:
-            coup.void = True
-            coup.result = 0
-            coup.stage = SHOWDOWN
-            self._showdown(state, rules, coup)
-            coup.stage = DONE
-            self._end_coup(state, rules)
-            state.log.append(f"coup {coup.number} annulled ({reason}): stakes returned (001:882)")
-            return
-        number = self._next_coup(state)
-        for s in state.stakes:
-            if s.coup == number and s.final == "open":
-                s.final, s.returned = "void", Fraction(s.amount)
-                s.coup = -1
-        state.closed = False
-        state.log.append(f"the coup is annulled before the deal ({reason}): stakes returned")
-
-    def finish(self, state: CheminState) -> CheminState:
-        rules = self.rules[state.jurisdiction]
-        self._end_coup(state, rules)
-        if state.bank() is not None and any(s.coup == self._next_coup(state) and s.final == "open" for s in state.stakes):
-            self.deal(state, rules)
-            self._end_coup(state, rules)
-        for bank in state.banks:
-            if bank.active:
-                self.end_bank(state, bank, "withdrawn")    # settled as withdrawn (VOCABULARY.md §2)
-        return state
-
-    def settle(self, state: CheminState) -> Settlement:
-        results: dict[str, BetResult] = {}
-        for bank in state.banks:
-            for contributor, staked in bank.staked.items():
-                ret = bank.returned(contributor)
-                if bank.active:
-                    results[contributor] = BetResult(Fraction(staked), Fraction(0), final="pending", at_risk=ret)
-                else:
-                    results[contributor] = BetResult(Fraction(staked), ret)
-        for s in state.stakes:
-            if s.final == "settled":
-                results[s.id] = BetResult(s.staked, s.returned)
-            elif s.final == "void":
-                results[s.id] = BetResult(Fraction(s.amount), Fraction(s.amount), final="void")
-            else:
-                results[s.id] = BetResult(Fraction(s.amount), Fraction(0), final="pending", at_risk=s.playing)
-        rounds = sum(1 for c in state.coups if not c.void)
-        return Settlement(self.id, state.jurisdiction, results, commission=state.commission, rounds=rounds,
-                          log=list(state.log))
-
-    def advance(self, state: CheminState) -> CheminState:
-        """A live table: the coup's forced stages (a forced word, the third cards, face up) are played up to the
-        next free decision or the showdown."""
-        coup = state.current
-        rules = self.rules[state.jurisdiction]
-        while coup is not None and coup.stage < SHOWDOWN and self._step(state, rules, coup, default=False):
-            pass
-        return state
-
-    def end_round(self, state: CheminState) -> CheminState:
-        """A live table's coup is over: its defaults apply and the bank carries to the next coup, unless the
-        stop card came out (the partida ends: a bank still held is withdrawn, 001:840)."""
-        self._end_coup(state, self.rules[state.jurisdiction])
-        return self.finish(state) if state.stop_card_out else state
+    def _annul(self, coup: CheminCoup) -> None:
+        coup.void = True
+        coup.result = 0
 
     def hand_holder(self, state: CheminState, by: str) -> str | None:
         """Who decides: the punto hand's holder (the coup's cards went to him) or the banker."""
@@ -1124,21 +914,14 @@ class CheminDeFerGame(Game):
         if by == "player" and coup is not None:
             return next((s.player for s in state.stakes if s.id == coup.holder), None)
         if by == "bank":
-            bank = next((b for b in state.banks if coup is not None and b.id == coup.bank), None) or state.bank()
-            return bank.player if bank is not None else None
+            return self._banker(state)
         return None
 
     # -- questions -------------------------------------------------------------------------------------------
     def legal_actions(self, state: CheminState) -> list[Action]:
-        coup = state.current
-        if coup is not None and coup.stage != DONE:
-            ahead = copy.deepcopy(state)              # the forced stages played on a copy: whose free decision is next
-            who = self.due(ahead)
-            if who == "player":
-                return [Action("draw", by="player"), Action("stand", by="player")]
-            if who == "bank":
-                return [Action("draw", by="bank"), Action("stand", by="bank"), Action("cuadro", by="bank")]
-            return [Action("deal")]
+        decisions = self._decisions(state)
+        if decisions is not None:
+            return decisions
         bank = state.bank()
         if bank is None:
             return [Action("bet", kind="bank", minimum=state.minimum,
@@ -1152,10 +935,6 @@ class CheminDeFerGame(Game):
         if bank.coups and not coup:
             actions.append(Action("pass", bet=bank.id))
         return actions
-
-    def chance(self, state: CheminState) -> list[tuple[Event, Fraction]]:
-        """Nothing for the generic solver: the exact analysis enumerates shoe compositions (analysis/baccarat.py)."""
-        return []
 
     def edge_cases(self, jurisdiction: str) -> list[EdgeCase]:
         return [EdgeCase("player", table={"minimum": 100}), EdgeCase("bank", table={"minimum": 100})]

@@ -7,7 +7,6 @@ ES 001:928-1084; ES-IB 000:1021-1177; ES-GA 002:690-828; ES-AN 003:2460-2904. Ch
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -16,14 +15,21 @@ from typing import Any
 
 from tapete.core.errors import TapeteError
 from tapete.core.money import euros
-from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
-from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
+from tapete.engine.events import Act, Bet
+from tapete.engine.game import Action, EdgeCase, KindInfo, TableKey
 from tapete.engine.registry import register
 from tapete.engine.rules import Rules
-from tapete.engine.settlement import BetResult, Settlement
 from tapete.engine.shoe import Shoe
 from tapete.games.baccarat import tableau
-from tapete.games.baccarat.common import BankAccount, Hand, Stake, check_line, draw_card, is_int, seat_fields
+from tapete.games.baccarat.common import (
+    BankAccount,
+    Hand,
+    PlayerBankedGame,
+    Stake,
+    check_line,
+    is_int,
+    seat_fields,
+)
 
 KINDS = ("bank", "player")
 PLAY_VERBS = ("draw", "stand", "cuadro")
@@ -233,13 +239,24 @@ class TwoTablesState:
         return next((b for b in self.banks if b.active), None)
 
 
-class TwoTablesGame(Game):
+class TwoTablesGame(PlayerBankedGame):
     id = "baccarat-two-tables"
     name_es = "Baccara a dos paños"
     name_en = "Baccarat with two tables (banque)"
-    uses_shoe = True
-    player_banked = True
     bank_kinds = frozenset({"bank"})
+    BANK, BANK_CARD, SHOWDOWN, DONE = BANK, BANK_CARD, SHOWDOWN, DONE
+    bet_kinds, play_verbs, money_verbs, irregularities, hands = KINDS, PLAY_VERBS, MONEY_VERBS, IRREGULARITIES, HANDS
+    # the catalog's words and articles where the logic is common.PlayerBankedGame's
+    title = "dos paños"
+    close_call = "ya no va más"                           # 001:1020
+    deal_size, deal_source = 6, "001:1024"                # side 1, side 2, bank, twice (001:1024)
+    burn_source = "001:1036"                              # DG2: a card out face up is burned; stakes stay (001:1036)
+    early_draw_source = "001:1034"                        # DG1: cards drawn before the bets closed (001:1034)
+    early_discard = "discarded"                           # the director's exception (001:1034)
+    early_kept = "cards drawn before the bets closed stay in the coup; betting is closed (001:1034)"
+    void_source = "001:1038"                              # DG3 (cards stuck together), DK1, the inspector
+    void_before_deal = ""
+    stop_card_source = "001:1018"                         # the partida ends with the coup (001:1018)
 
     def live_cut_from_end(self, jurisdiction: str) -> int | None:
         """The stop card ten cards from the end (001:1018; 000:1115; 002:764; 003:2694-2701)."""
@@ -261,9 +278,6 @@ class TwoTablesGame(Game):
                                       "line: true plays half"),
         ]
 
-    def verbs(self) -> list[str]:
-        return list(PLAY_VERBS + MONEY_VERBS + IRREGULARITIES)
-
     def table_keys(self) -> list[TableKey]:
         return [
             TableKey("minimum", required=True, description="the minimum stake, cents"),
@@ -281,13 +295,7 @@ class TwoTablesGame(Game):
     # -- table -------------------------------------------------------------------------------------------------
     def open(self, jurisdiction: str, table: dict[str, Any], shoe: Sequence[Any] | None = None) -> TwoTablesState:
         rules = self.rules_for(jurisdiction)
-        known = {t.key for t in self.table_keys()}
-        for key in table:
-            if key not in known:
-                raise TapeteError("bad-document", f"unknown table key {key!r} for {self.id} (known: {', '.join(sorted(known))})")
-        m = table.get("minimum")
-        if not is_int(m) or m <= 0:
-            raise TapeteError("bad-document", "table.minimum (cents) is required")
+        m = self._table_minimum(table, "cents")
         modality = table.get("modality", "limited")
         choices = {"modality": ("limited", "free"), "two-card-nine": ("wins", "void"),
                    "juego-nulo": ("both-ties", "no-net"), "rounding": ("player", "house")}
@@ -328,44 +336,11 @@ class TwoTablesGame(Game):
         rules = self.rules[state.jurisdiction]
         return rules.cagnotte_free if state.modality == "free" else rules.cagnotte_limited
 
-    # -- reducer -------------------------------------------------------------------------------------------------
-    def apply(self, state: TwoTablesState, event: Event) -> None:
-        rules = self.rules[state.jurisdiction]
-        if isinstance(event, Bet):
-            self._end_coup(state, rules)
-            self._bet(state, rules, event)
-        elif isinstance(event, Deal):
-            self._end_coup(state, rules)
-            self.deal(state, rules)
-        elif isinstance(event, Act):
-            self._act(state, rules, event)
-        elif isinstance(event, Close):
-            self._end_coup(state, rules)
-            state.closed = True
-            state.log.append("ya no va más")
-        elif isinstance(event, Void):
-            self._void(state, rules, event.reason)
-        elif isinstance(event, Limits):
-            raise TapeteError("illegal-action", "the limits of a dos paños table are those of its authorisation",
-                              source="001:988")
-        elif isinstance(event, Outcome):
-            raise TapeteError("bad-document", "dos paños is dealt from the shoe: use deal")
-        else:  # pragma: no cover
-            raise TapeteError("bad-document", f"unexpected event {event!r}")
+    def _no_limits(self, rules: TwoTablesRules) -> TapeteError:
+        return TapeteError("illegal-action", "the limits of a dos paños table are those of its authorisation",
+                           source="001:988")
 
-    def _next_coup(self, state: TwoTablesState) -> int:
-        return len(state.coups) + 1
-
-    def _bet(self, state: TwoTablesState, rules: TwoTablesRules, bet: Bet) -> None:
-        ids = {s.id for s in state.stakes} | {k for b in state.banks for k in b.staked}
-        if bet.id in ids:
-            raise TapeteError("bad-document", f"bet id {bet.id!r} is used twice", bet=bet.id)
-        if bet.kind not in KINDS:
-            raise TapeteError("unknown-bet-kind", f"bet {bet.id}: dos paños has bets {', '.join(KINDS)}", bet=bet.id)
-        if bet.kind == "bank":
-            self._bank_bet(state, rules, bet)
-        else:
-            self._stake(state, rules, bet)
+    # -- bets ------------------------------------------------------------------------------------------------------
 
     def _bank_bet(self, state: TwoTablesState, rules: TwoTablesRules, bet: Bet) -> None:
         if state.bank() is not None:
@@ -381,9 +356,7 @@ class TwoTablesGame(Game):
         if high is not None and state.modality == "limited" and bet.amount > high:
             raise TapeteError("over-maximum", f"bank {bet.id} exceeds the authorised maximum {high}", source="001:990",
                               bet=bet.id)
-        bank = BankAccount(bet.id, bet.player, seat, behind, bet.amount)
-        bank.add(bet.id, bet.amount)
-        state.banks.append(bank)
+        self._open_bank(state, bet, seat, behind)
         state.log.append(f"{bet.player} holds the bank: {euros(bet.amount)} ({'banca libre' if state.modality == 'free' else 'banca limitada'})")
 
     def _stake(self, state: TwoTablesState, rules: TwoTablesRules, bet: Bet) -> None:
@@ -420,18 +393,7 @@ class TwoTablesGame(Game):
         state.stakes.append(stake)
 
     # -- money acts ----------------------------------------------------------------------------------------------
-    def _money_act(self, state: TwoTablesState, rules: TwoTablesRules, act: Act) -> None:
-        stake = next((s for s in state.stakes if s.id == act.bet), None)
-        bank = next((b for b in state.banks if b.id == act.bet), None)
-        if stake is not None:
-            self._banco(state, rules, act, stake)
-        elif bank is not None:
-            self._end_coup(state, rules)
-            self._bank_act(state, rules, act, bank)
-        else:
-            raise TapeteError("bad-document", f"act names no bet of this document ({act.bet!r})")
-
-    def _banco(self, state: TwoTablesState, rules: TwoTablesRules, act: Act, stake: Stake) -> None:
+    def _call(self, state: TwoTablesState, rules: TwoTablesRules, act: Act, stake: Stake) -> None:
         if act.do != "banco":
             raise TapeteError("illegal-action", f"{act.do!r} is not a punto's decision (card play is act.by)", bet=stake.id)
         if stake.final != "open" or stake.coup != self._next_coup(state) or state.closed:
@@ -464,7 +426,7 @@ class TwoTablesGame(Game):
                                   bet=bank.id)
             if bank.holding + bank.garage > bank.initial:      # R: docs/rulings.md#two-tables-banker-withdraws
                 state.barred.append(bank.player)
-            bank.active, bank.ended = False, "passed"
+            self.end_bank(state, bank, "passed")
             state.log.append(f"{bank.player} gives up the bank, withdrawing {euros(bank.holding)}")
             return
         amount = act.fields.get("amount")
@@ -495,16 +457,7 @@ class TwoTablesGame(Game):
         coup = TwoTablesCoup(number, bank.id, [s.id for s in stakes], banco.id if banco else None)
         state.current = coup
         state.closed = True
-        drawn: list[str] = []
-        position = 0
-        while len(drawn) < 6:                 # side 1, side 2, bank, twice (001:1024)
-            card = draw_card(state.shoe, "001:1024")
-            if position in state.burn_at:
-                state.log.append(f"{card} comes out face up: it is burned (001:1036)")
-            else:
-                drawn.append(card)
-            position += 1
-        state.burn_at = []
+        drawn = self._deal_cards(state)       # side 1, side 2, bank, twice (001:1024)
         coup.sides[0].cards = [drawn[0], drawn[3]]
         coup.sides[1].cards = [drawn[1], drawn[4]]
         coup.banker.cards = [drawn[2], drawn[5]]
@@ -536,53 +489,17 @@ class TwoTablesGame(Game):
         return None
 
     # -- card play ----------------------------------------------------------------------------------------------
-    def _act(self, state: TwoTablesState, rules: TwoTablesRules, act: Act) -> None:
-        if act.bet is not None:
-            if act.do in IRREGULARITIES or act.do in PLAY_VERBS:
-                raise TapeteError("bad-document", f"{act.do}: card play and irregularities name the hand (act.by)",
-                                  bet=act.bet)
-            self._money_act(state, rules, act)
-            return
-        if act.by not in HANDS:
-            raise TapeteError("bad-document", f"act.by is one of {', '.join(HANDS)} in dos paños")
-        before = state.current is None or state.current.stage == DONE
-        if act.do in ("early-draw", "burn-exposed") and before:
-            self._before_deal_act(state, rules, act)
-            return
-        coup = state.current
-        if coup is None or coup.stage == DONE:
-            if any(s.coup == self._next_coup(state) and s.final == "open" for s in state.stakes):
-                coup = self.deal(state, rules)          # a single-coup document may omit the deal
-            else:
-                raise TapeteError("out-of-turn", f"{act.by} {act.do}: no coup is being played")
-        handler = {
+    def _coup_waiting(self, state: TwoTablesState) -> bool:
+        return any(s.coup == self._next_coup(state) and s.final == "open" for s in state.stakes)
+
+    def _handlers(self) -> dict[str, Any]:
+        return {
             "draw": self._decide, "stand": self._decide, "cuadro": self._cuadro, "burn-exposed": self._burn_now,
             "expose": self._expose, "misdeal-card": self._misdeal, "drop-card": self._drop,
             "mistaken-call": self._mistaken, "forget-abat": self._forget, "throw-cards": self._throw,
             "wrong-point": self._wrong_point, "too-slow": self._slow, "outside-advice": self._advice,
             "early-draw": self._too_late,
-        }.get(act.do)
-        if handler is None:
-            raise TapeteError("illegal-action", f"{act.do!r} is not a verb of dos paños")
-        handler(state, rules, coup, act)
-
-    def _before_deal_act(self, state: TwoTablesState, rules: TwoTablesRules, act: Act) -> None:
-        self._end_coup(state, rules)
-        if act.do == "burn-exposed":
-            at = act.fields.get("at", 0)
-            if not is_int(at) or not 0 <= at <= 5:
-                raise TapeteError("bad-document", "burn-exposed 'at': the position in the deal, 0-5")
-            state.burn_at.append(at + len(state.burn_at))
-            return
-        count = act.fields.get("count", 1)
-        if not is_int(count) or count < 1:
-            raise TapeteError("bad-document", "early-draw 'count' is a positive number of cards")
-        if act.fields.get("discard", False):        # the director's exception (001:1034)
-            for _ in range(count):
-                state.log.append(f"{draw_card(state.shoe, '001:1034')} drawn too early: discarded (001:1034)")
-        else:
-            state.closed = True
-            state.log.append("cards drawn before the bets closed stay in the coup; betting is closed (001:1034)")
+        }
 
     @staticmethod
     def _side_of(act: Act) -> int:
@@ -595,13 +512,6 @@ class TwoTablesGame(Game):
         if side not in (1, 2):
             raise TapeteError("bad-document", f"{act.do} by {act.by} names the 'side' (1 or 2)")
         return side - 1
-
-    def _reach(self, state: TwoTablesState, rules: TwoTablesRules, coup: TwoTablesCoup, stage: int, act: Act) -> None:
-        while coup.stage < stage:
-            if not self._step(state, rules, coup, default=False):
-                raise TapeteError("out-of-turn", f"{act.by} {act.do}: a decision is due first ({self._due(coup)})")
-        if coup.stage > stage:
-            raise TapeteError("out-of-turn", f"{act.by} {act.do}: too late in the coup ({self._due(coup)})")
 
     @staticmethod
     def _due(coup: TwoTablesCoup) -> str:
@@ -669,12 +579,6 @@ class TwoTablesGame(Game):
         state.log.append("the banker asks for the cuadro de jugadas de la banca (001:1008)")
 
     # -- irregularities -----------------------------------------------------------------------------------------
-    def _too_late(self, state: TwoTablesState, rules: TwoTablesRules, coup: TwoTablesCoup, act: Act) -> None:
-        raise TapeteError("out-of-turn", "early-draw: the cards are already dealt")
-
-    def _burn_now(self, state: TwoTablesState, rules: TwoTablesRules, coup: TwoTablesCoup, act: Act) -> None:
-        state.log.append(f"{draw_card(state.shoe, '001:1036')} comes out face up: it is burned; stakes stay (001:1036)")
-
     def _expose(self, state: TwoTablesState, rules: TwoTablesRules, coup: TwoTablesCoup, act: Act) -> None:
         """DK3: both cards of a side exposed in the deal: the coup is played under the split rule (001:1050)."""
         if act.by not in ("bank", "croupier"):
@@ -805,44 +709,27 @@ class TwoTablesGame(Game):
                         state.log.append(f"side {side + 1} {hand.total()}: «{'carta' if hand.drew else 'no'}»")
             coup.stage += 1
         elif stage == BANK_ABAT:
-            if coup.banker.natural() and not coup.banker.thrown:
-                coup.banker.abated = True
-                state.log.append(f"the banker abats: {coup.banker.show()}")
-                coup.stage = SHOWDOWN
-            else:
-                coup.stage = SIDE1_CARD
+            coup.stage = SHOWDOWN if self._bank_abats(state, coup) else SIDE1_CARD
         elif stage in (SIDE1_CARD, SIDE2_CARD):
             side = stage - SIDE1_CARD
             hand = coup.sides[side]
             if hand.drew and not coup.out[side] and not hand.thrown:
-                hand.cards.append(draw_card(state.shoe, "001:811"))
+                hand.cards.append(self._third_card(state, coup))
                 state.log.append(f"third card to side {side + 1}, face up: {hand.cards[-1]}")
             coup.stage += 1
-        elif stage == BANK:
-            forced, fallback = self.bank_choice(coup)
-            if forced is None:
-                if not default:
-                    return False
-                forced = fallback
-            coup.banker.drew = forced
-            state.log.append(f"banca {coup.banker.total()}: {'carta' if forced else 'se planta'}")
-            coup.stage = BANK_CARD
-        elif stage == BANK_CARD:
-            if coup.banker.drew:
-                coup.banker.cards.append(draw_card(state.shoe, "001:811"))
-                state.log.append(f"third card to the bank, face up: {coup.banker.cards[-1]}")
-            coup.stage = SHOWDOWN
-        elif stage == SHOWDOWN:
-            self._showdown(state, rules, coup)
-            coup.stage = DONE
+        else:
+            return self._bank_stages(state, rules, coup, default)
         return True
 
+    def _bank_forced(self, coup: TwoTablesCoup) -> bool | None:
+        return self.bank_choice(coup)[0]
+
+    def _bank_default(self, coup: TwoTablesCoup) -> bool:
+        return self.bank_choice(coup)[1]
+
     def _showdown(self, state: TwoTablesState, rules: TwoTablesRules, coup: TwoTablesCoup) -> None:
-        bank = next(b for b in state.banks if b.id == coup.bank)
-        stakes = [s for s in state.stakes if s.id in coup.stakes]
+        bank, stakes = self._coup_stakes(state, coup)
         if coup.void:
-            for s in stakes:
-                s.final, s.returned = "void", Fraction(s.amount)
             return
         for i in (0, 1):
             coup.results[i] = 0 if coup.out[i] else compare(coup.sides[i], coup.banker, state.two_card_nine)
@@ -869,9 +756,7 @@ class TwoTablesGame(Game):
         if bank.holding <= 0:
             state.log.append("la banca ha saltado: a new deposit of at least the first, or the banker leaves (001:984)")
         self._banco_bookkeeping(state, coup, stakes)
-        if state.shoe is not None and state.shoe.cut_reached:
-            state.stop_card_out = True
-            state.log.append("the stop card has come out: the partida ends with this coup (001:1018)")
+        self._check_stop_card(state)
 
     def _banco_bookkeeping(self, state: TwoTablesState, coup: TwoTablesCoup, stakes: list[Stake]) -> None:
         banco = next((s for s in stakes if s.id == coup.banco), None)
@@ -883,99 +768,16 @@ class TwoTablesGame(Game):
         if nulo:
             state.log.append("juego nulo: the banco may be repeated (001:1012)")
 
-    def _end_coup(self, state: TwoTablesState, rules: TwoTablesRules) -> None:
-        coup = state.current
-        if coup is None:
-            return
-        while coup.stage != DONE:
-            self._step(state, rules, coup, default=True)
-        state.coups.append(coup)
-        state.current = None
-        state.closed = False
-
-    def _void(self, state: TwoTablesState, rules: TwoTablesRules, reason: str) -> None:
-        """DG3 (cards stuck together), DK1 (an irregular deal that cannot be corrected), the inspector."""
-        coup = state.current
-        if coup is not None and coup.stage < DONE:
-            coup.void = True
-            coup.stage = SHOWDOWN
-            self._showdown(state, rules, coup)
-            coup.stage = DONE
-            self._end_coup(state, rules)
-            state.log.append(f"coup {coup.number} annulled ({reason}): stakes returned (001:1038)")
-            return
-        for s in state.stakes:
-            if s.coup == self._next_coup(state) and s.final == "open":
-                s.final, s.returned, s.coup = "void", Fraction(s.amount), -1
-        state.closed = False
-        state.log.append(f"the coup is annulled before the deal ({reason})")
-
-    def finish(self, state: TwoTablesState) -> TwoTablesState:
-        rules = self.rules[state.jurisdiction]
-        self._end_coup(state, rules)
-        if state.bank() is not None and any(s.coup == self._next_coup(state) and s.final == "open" for s in state.stakes):
-            self.deal(state, rules)
-            self._end_coup(state, rules)
-        for bank in state.banks:
-            if bank.active:
-                bank.active, bank.ended = False, "withdrawn"
-        return state
-
-    def settle(self, state: TwoTablesState) -> Settlement:
-        results: dict[str, BetResult] = {}
-        for bank in state.banks:
-            for contributor, staked in bank.staked.items():
-                if bank.active:
-                    results[contributor] = BetResult(Fraction(staked), Fraction(0), final="pending",
-                                                     at_risk=bank.returned(contributor))
-                else:
-                    results[contributor] = BetResult(Fraction(staked), bank.returned(contributor))
-        for s in state.stakes:
-            if s.final == "settled":
-                results[s.id] = BetResult(s.staked, s.returned)
-            elif s.final == "void":
-                results[s.id] = BetResult(Fraction(s.amount), Fraction(s.amount), final="void")
-            else:
-                results[s.id] = BetResult(Fraction(s.amount), Fraction(0), final="pending", at_risk=s.playing)
-        rounds = sum(1 for c in state.coups if not c.void)
-        return Settlement(self.id, state.jurisdiction, results, commission=state.commission, rounds=rounds,
-                          log=list(state.log))
-
-    def due(self, state: TwoTablesState) -> str | None:
-        """For a live table: play the forced stages of the coup in progress and say whose free decision is due
-        ('side-1', 'side-2' or 'bank'), or None once the coup is settled (it is then closed)."""
-        coup = state.current
-        rules = self.rules[state.jurisdiction]
-        if coup is None:
-            return None
-        while coup.stage != DONE:
-            if not self._step(state, rules, coup, default=False):
-                return {SIDE1: "side-1", SIDE2: "side-2"}.get(coup.stage, "bank")
-        self._end_coup(state, rules)
-        return None
-
-    def advance(self, state: TwoTablesState) -> TwoTablesState:
-        """A live table: the coup's forced stages (a forced word, the third cards, face up) are played up to the
-        next free decision or the showdown."""
-        coup = state.current
-        rules = self.rules[state.jurisdiction]
-        while coup is not None and coup.stage < SHOWDOWN and self._step(state, rules, coup, default=False):
-            pass
-        return state
-
-    def end_round(self, state: TwoTablesState) -> TwoTablesState:
-        """A live table's coup is over: its defaults apply and the bank carries to the next coup, unless the
-        stop card came out (the partida ends: the bank still held is withdrawn, 001:1018)."""
-        self._end_coup(state, self.rules[state.jurisdiction])
-        return self.finish(state) if state.stop_card_out else state
+    def _whose(self, coup: TwoTablesCoup) -> str:
+        """'side-1', 'side-2' or 'bank'."""
+        return {SIDE1: "side-1", SIDE2: "side-2"}.get(coup.stage, "bank")
 
     def hand_holder(self, state: TwoTablesState, by: str) -> str | None:
         """Who decides: the banker for the bank; for a paño, the banco player, else the largest stake the bank
         covers on that side (the first in the order of coverage among equals)."""
         coup = state.current
         if by == "bank":
-            bank = next((b for b in state.banks if coup is not None and b.id == coup.bank), None) or state.bank()
-            return bank.player if bank is not None else None
+            return self._banker(state)
         if by not in ("side-1", "side-2") or coup is None:
             return None
         stakes = [s for s in state.stakes if s.id in coup.stakes]
@@ -989,14 +791,9 @@ class TwoTablesGame(Game):
         return next(s.player for s in covered if s.accepted[side] == best)
 
     def legal_actions(self, state: TwoTablesState) -> list[Action]:
-        coup = state.current
-        if coup is not None and coup.stage != DONE:
-            who = self.due(copy.deepcopy(state))      # the forced stages played on a copy: whose decision is next
-            if who is None:
-                return [Action("deal")]
-            if who == "bank":
-                return [Action("draw", by="bank"), Action("stand", by="bank"), Action("cuadro", by="bank")]
-            return [Action("draw", by=who), Action("stand", by=who)]
+        decisions = self._decisions(state)
+        if decisions is not None:
+            return decisions
         bank = state.bank()
         if bank is None:
             return [Action("bet", kind="bank", minimum=state.minimum)]
@@ -1006,10 +803,6 @@ class TwoTablesGame(Game):
                                                        for s in state.stakes):
             actions.append(Action("pass", bet=bank.id))
         return actions
-
-    def chance(self, state: TwoTablesState) -> list[tuple[Event, Fraction]]:
-        """Nothing for the generic solver: the exact analysis enumerates shoe compositions (analysis/baccarat.py)."""
-        return []
 
     def edge_cases(self, jurisdiction: str) -> list[EdgeCase]:
         return [EdgeCase("player", (1,), table={"minimum": 100}), EdgeCase("player", (2,), table={"minimum": 100}),

@@ -21,6 +21,7 @@ from typing import Any
 
 from tapete.core.cards import parse_card
 from tapete.core.errors import TapeteError
+from tapete.core.money import euros
 from tapete.core.rng import TableRng
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
 from tapete.engine.game import Action, Game
@@ -174,6 +175,19 @@ def rounding_of(table: Mapping[str, Any]) -> None:
         raise TapeteError("bad-document", "rounding must be 'player' or 'house'")
 
 
+def carousel_of(table: Mapping[str, Any], floor: int | None, source: str) -> tuple[int | None, int | None]:
+    """The carousel's single stake and its meter as the table sets them (either may be absent); the meter is never
+    below `floor` x the stake where the catalog sets a floor (`source`)."""
+    stake, meter = table.get("jackpot-stake"), table.get("jackpot")
+    if stake is not None and (not is_int(stake) or stake <= 0):
+        raise TapeteError("bad-document", "table.jackpot-stake is a positive amount in cents")
+    if meter is not None and (not is_int(meter) or meter < 0):
+        raise TapeteError("bad-document", "table.jackpot is the meter in cents")
+    if floor and meter is not None and stake is not None and meter < floor * stake:
+        raise TapeteError("bad-table", f"the carousel meter is never below {floor:,} x its stake", source=source)
+    return stake, meter
+
+
 # ------------------------------------------------------------------------------------------------ hands
 
 
@@ -185,6 +199,77 @@ def category_of(strength: int) -> str:
 def pays(table: Mapping[str, Fraction], strength: int) -> Fraction | None:
     """The multiplier `table` gives the hand's category, or None (a losing hand)."""
     return table.get(category_of(strength))
+
+
+# ------------------------------------------------------------------------------------------------ the carousel
+
+
+def jackpot_prizes(entries: list[tuple[BoxBet, int]], meter: Fraction, shares: Mapping[str, Fraction],
+                   fixed: Mapping[str, Fraction]) -> tuple[dict[str, Fraction], Fraction]:
+    """Carousel prizes of one round, each deducted from the meter as it is paid (003:3247-3250).
+
+    Royal flushes share the meter's royal share equally (003:3273-3275); straight flushes are paid from the
+    highest, each taking its share of what the meter shows then, equal ones sharing one share (003:3277-3285);
+    then the fixed prizes (ES-AN 4K, FH, flush, straight), never more than the meter holds. Higher categories
+    first: docs/rulings.md#sin-descarte-jackpot.
+    """
+    prizes: dict[str, Fraction] = {}
+    royals = [b for b, s in entries if category_of(s) == "royal-flush"]
+    if royals and "royal-flush" in shares:
+        each = meter * shares["royal-flush"] / len(royals)
+        for b in royals:
+            prizes[b.id] = each
+        meter -= each * len(royals)
+    flushes = sorted(((s, b) for b, s in entries if category_of(s) == "straight-flush"), key=lambda x: -x[0])
+    i = 0
+    while i < len(flushes) and "straight-flush" in shares:
+        group = [b for s, b in flushes if s == flushes[i][0]]
+        each = meter * shares["straight-flush"] / len(group)
+        for b in group:
+            prizes[b.id] = each
+        meter -= each * len(group)
+        i += len(group)
+    for b, s in entries:
+        mult = fixed.get(category_of(s))
+        if mult is not None:
+            prize = min(mult * b.amount, meter)
+            prizes[b.id] = prize
+            meter -= prize
+    return prizes, meter
+
+
+def carousel_bets(state: BankedState) -> list[BoxBet]:
+    """The round's carousel bets, each staking its amount."""
+    bets = [b for b in state.live() if b.kind == "jackpot"]
+    for b in bets:
+        b.staked = Fraction(b.amount)
+    return bets
+
+
+def pay_carousel(state: BankedState, bets: list[BoxBet], eligible: list[tuple[BoxBet, int]],
+                 shares: Mapping[str, Fraction], fixed: Mapping[str, Fraction]) -> None:
+    """Settle the round's carousel bets (`bets`, their stakes already set) from the meter, paying the `eligible`
+    hands by `jackpot_prizes`; then the table's contribution of every carousel stake goes into the meter."""
+    assert state.meter is not None
+    prizes, state.meter = jackpot_prizes(eligible, state.meter, shares, fixed)
+    for b in bets:
+        prize = prizes.get(b.id)
+        b.returned = b.staked + prize if prize is not None else Fraction(0)
+        state.log.append(f"{b.id} carousel (box {b.box}): " + (f"prize {euros(prize)}" if prize else "no prize"))
+    state.meter += percent(state.config["contribution"], "jackpot-contribution") * sum(b.amount for b in bets)
+
+
+def register_kernel(game: Game, kernel: str) -> None:
+    """`tapete simulate GAME` runs `kernel`, the compiled kernel class of tapete.analysis.banked_poker (imported
+    only when a simulation asks for it)."""
+    from tapete.analysis.simulate import KERNELS
+
+    def simulation_kernel(game: Game, jurisdiction: str) -> Any:
+        from tapete.analysis import banked_poker
+
+        return getattr(banked_poker, kernel)(game, jurisdiction)
+
+    KERNELS[game.id] = simulation_kernel
 
 
 # ------------------------------------------------------------------------------------------------ the game
@@ -223,6 +308,17 @@ class BankedGame(Game):
     def croupier_act(self, state: BankedState, rules: Rules, act: Act) -> None:
         raise TapeteError("bad-document", f"{self.id}: an act names the bet of the player who decides ('bet'), not 'by'")
 
+    def exposed_card(self, state: BankedState, act: Act, what: str) -> str:
+        """The card a croupier's act shows by mistake (`what`): 'expose' is his only act, naming a card of the round."""
+        assert state.round is not None
+        if act.by != "croupier" or act.do != "expose":
+            raise TapeteError("illegal-action", f"{self.id}: the croupier's only act is 'expose' ({what})")
+        self.act_fields(act, ("card",), None)
+        card = act.fields.get("card")
+        if card not in state.round.drawn:
+            raise TapeteError("bad-card", f"expose: {card!r} was not dealt in this round")
+        return card
+
     def resolve(self, state: BankedState, rules: Rules) -> None:
         """Apply the defaults due, reveal, and settle every bet of the round in progress."""
         raise NotImplementedError
@@ -251,7 +347,9 @@ class BankedGame(Game):
         return state
 
     def opened(self, state: BankedState, rules: Rules) -> None:
-        """A hook for state that depends on the table (the jackpot meter)."""
+        """State that depends on the table: the carousel meter the table starts with (config 'jackpot'), if any."""
+        meter = state.config.get("jackpot")
+        state.meter = Fraction(meter) if meter is not None else None
 
     def new_deck(self, state: BankedState, rng: TableRng) -> None:
         """Live play: the next round is dealt from a freshly shuffled deck (the cards after `pos` are replaced)."""
@@ -409,6 +507,15 @@ class BankedGame(Game):
         return []
 
     # -- shared checks -----------------------------------------------------------------------------
+    def limits_of(self, rules: Any, table: Mapping[str, Any], is_range: bool) -> tuple[int, int]:
+        """The table's keys checked, its rounding policy, its minimum and its maximum (one of the jurisdiction's
+        `maximum_multiples` of the minimum, or within their range)."""
+        check_keys(self.id, table, [t.key for t in self.table_keys()])
+        rounding_of(table)
+        m = minimum_of(table)
+        return m, maximum_of(table, m, rules.maximum_multiples, is_range, rules.sources["maximum_multiples"],
+                             rules.jurisdiction)
+
     @staticmethod
     def box_of(bet: Bet, boxes: int, source: str) -> int:
         box = bet.extra.get("box")

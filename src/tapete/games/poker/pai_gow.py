@@ -20,7 +20,7 @@ import numpy as np
 from tapete.core.errors import TapeteError
 from tapete.core.money import euros
 from tapete.engine.events import Act, Bet, Outcome
-from tapete.engine.game import EdgeCase, Game, KindInfo, TableKey
+from tapete.engine.game import EdgeCase, KindInfo, TableKey
 from tapete.engine.registry import register
 from tapete.engine.rules import Rules
 from tapete.games.poker import evaluator as ev
@@ -33,6 +33,7 @@ from tapete.games.poker.banked import (
     is_int,
     minimum_of,
     percent,
+    register_kernel,
     rounding_of,
     show,
 )
@@ -620,17 +621,4 @@ class PaiGow(BankedGame):
 PAI_GOW = register(PaiGow())
 
 
-def _simulation_kernel(game: Game, jurisdiction: str) -> Any:
-    """`tapete simulate pai-gow` runs the compiled house way of tapete.analysis.banked_poker."""
-    from tapete.analysis.banked_poker import PaiGowKernel
-
-    return PaiGowKernel(game, jurisdiction)
-
-
-def _register_kernel() -> None:
-    from tapete.analysis.simulate import KERNELS
-
-    KERNELS[PAI_GOW.id] = _simulation_kernel
-
-
-_register_kernel()
+register_kernel(PAI_GOW, "PaiGowKernel")      # the compiled house way of tapete.analysis.banked_poker

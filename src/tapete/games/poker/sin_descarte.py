@@ -18,7 +18,7 @@ from typing import Any
 from tapete.core.errors import TapeteError
 from tapete.core.money import euros
 from tapete.engine.events import Act, Bet, Void
-from tapete.engine.game import EdgeCase, Game, KindInfo, TableKey
+from tapete.engine.game import EdgeCase, KindInfo, TableKey
 from tapete.engine.registry import register
 from tapete.engine.rules import Rules
 from tapete.games.poker import evaluator as ev
@@ -26,15 +26,15 @@ from tapete.games.poker.banked import (
     BankedGame,
     BankedState,
     BoxBet,
+    carousel_bets,
+    carousel_of,
     category_of,
-    check_keys,
     choice,
     flag,
     is_int,
-    maximum_of,
-    minimum_of,
+    pay_carousel,
     percent,
-    rounding_of,
+    register_kernel,
     show,
 )
 
@@ -231,11 +231,7 @@ class PokerSinDescarte(BankedGame):
     # -- the table ---------------------------------------------------------------------------------
     def configure(self, rules: Rules, table: Mapping[str, Any]) -> dict[str, Any]:
         assert isinstance(rules, SinDescarteRules)
-        check_keys(self.id, table, [t.key for t in self.table_keys()])
-        rounding_of(table)
-        m = minimum_of(table)
-        maximum = maximum_of(table, m, rules.maximum_multiples, rules.maximum_is_range,
-                             rules.sources["maximum_multiples"], rules.jurisdiction)
+        m, maximum = self.limits_of(rules, table, rules.maximum_is_range)
         cap = Fraction(m) * rules.insurance_max
         insurance = table.get("insurance", int(cap))
         if not is_int(insurance) or insurance <= 0 or insurance > cap:
@@ -247,15 +243,7 @@ class PokerSinDescarte(BankedGame):
         purchase = rules.card_purchase == "always" or flag(table, "card-purchase", False)
         upcard = choice(table, "upcard", rules.upcards, "last", rules.sources["upcards"])
         deal = choice(table, "deal", ("one-by-one", "by-five"), "one-by-one")
-        stake = table.get("jackpot-stake")
-        if stake is not None and (not is_int(stake) or stake <= 0):
-            raise TapeteError("bad-document", "table.jackpot-stake is a positive amount in cents")
-        meter = table.get("jackpot")
-        if meter is not None and (not is_int(meter) or meter < 0):
-            raise TapeteError("bad-document", "table.jackpot is the meter in cents")
-        if rules.jackpot_floor and meter is not None and stake is not None and meter < rules.jackpot_floor * stake:
-            raise TapeteError("bad-table", f"the carousel meter is never below {rules.jackpot_floor:,} x its stake",
-                              source=rules.sources["jackpot_floor"])
+        stake, meter = carousel_of(table, rules.jackpot_floor, rules.sources["jackpot_floor"])
         rate = table.get("jackpot-contribution")
         if rules.jurisdiction == "ES-IB":
             if rate is not None and percent(rate, "jackpot-contribution") != Fraction(9, 10):
@@ -270,10 +258,6 @@ class PokerSinDescarte(BankedGame):
         return {"minimum": m, "maximum": maximum, "insurance": insurance, "purchase": purchase, "upcard": upcard,
                 "deal": deal, "jackpot-stake": stake, "jackpot": meter, "contribution": str(rate),
                 "seguro-if-fold": flag(table, "seguro-paid-if-fold", False), "forfeit-side-bets": forfeit}
-
-    def opened(self, state: BankedState, rules: Rules) -> None:
-        meter = state.config.get("jackpot")
-        state.meter = Fraction(meter) if meter is not None else None
 
     # -- bets --------------------------------------------------------------------------------------
     def place(self, state: BankedState, rules: Rules, bet: Bet) -> BoxBet:
@@ -403,13 +387,7 @@ class PokerSinDescarte(BankedGame):
 
     def croupier_act(self, state: BankedState, rules: Rules, act: Act) -> None:
         assert state.round is not None
-        if act.by != "croupier" or act.do != "expose":
-            raise TapeteError("illegal-action", f"{self.id}: the croupier's only act is 'expose' (a card shown while "
-                              "dealing)")
-        self.act_fields(act, ("card",), None)
-        card = act.fields.get("card")
-        if card not in state.round.drawn:
-            raise TapeteError("bad-card", f"expose: {card!r} was not dealt in this round")
+        card = self.exposed_card(state, act, "a card shown while dealing")
         if card == state.round.data.get("upcard"):
             raise TapeteError("illegal-action", f"{card} is the croupier's up-card: it is dealt face up")
         self._void(state, Void(f"{card} exposed while dealing"))
@@ -500,76 +478,22 @@ class PokerSinDescarte(BankedGame):
 
     def _settle_jackpot(self, state: BankedState, rules: SinDescarteRules, final: dict[int, tuple[list[str], str, bool]],
                         strengths: dict[int, int]) -> None:
-        bets = [b for b in state.live() if b.kind == "jackpot"]
+        bets = carousel_bets(state)
         if not bets:
             return
-        assert state.meter is not None
         eligible = []
         for b in bets:
-            b.staked = Fraction(b.amount)
             _, decision, exposed = final[b.box]
             seated = self._seated(state, b.box)
             lost = (exposed and b.player == seated.player and state.config["forfeit-side-bets"]) or (
                 decision == "fold" and not state.config["seguro-if-fold"])
             if not lost:
                 eligible.append((b, strengths[b.box]))
-        prizes, state.meter = jackpot_prizes(eligible, state.meter, rules.jackpot_shares, rules.jackpot_fixed)
-        for b in bets:
-            prize = prizes.get(b.id)
-            b.returned = b.staked + prize if prize is not None else Fraction(0)
-            state.log.append(f"{b.id} carousel (box {b.box}): " + (f"prize {euros(prize)}" if prize else "no prize"))
-        state.meter += percent(state.config["contribution"], "jackpot-contribution") * sum(b.amount for b in bets)
+        pay_carousel(state, bets, eligible, rules.jackpot_shares, rules.jackpot_fixed)
         state.log.append(f"the carousel meter now shows {euros(state.meter)}")
-
-
-def jackpot_prizes(entries: list[tuple[BoxBet, int]], meter: Fraction, shares: Mapping[str, Fraction],
-                   fixed: Mapping[str, Fraction]) -> tuple[dict[str, Fraction], Fraction]:
-    """Carousel prizes of one round, each deducted from the meter as it is paid (003:3247-3250).
-
-    Royal flushes share the meter's royal share equally (003:3273-3275); straight flushes are paid from the
-    highest, each taking its share of what the meter shows then, equal ones sharing one share (003:3277-3285);
-    then the fixed prizes (ES-AN 4K, FH, flush, straight), never more than the meter holds. Higher categories
-    first: docs/rulings.md#sin-descarte-jackpot.
-    """
-    prizes: dict[str, Fraction] = {}
-    royals = [b for b, s in entries if category_of(s) == "royal-flush"]
-    if royals and "royal-flush" in shares:
-        each = meter * shares["royal-flush"] / len(royals)
-        for b in royals:
-            prizes[b.id] = each
-        meter -= each * len(royals)
-    flushes = sorted(((s, b) for b, s in entries if category_of(s) == "straight-flush"), key=lambda x: -x[0])
-    i = 0
-    while i < len(flushes) and "straight-flush" in shares:
-        group = [b for s, b in flushes if s == flushes[i][0]]
-        each = meter * shares["straight-flush"] / len(group)
-        for b in group:
-            prizes[b.id] = each
-        meter -= each * len(group)
-        i += len(group)
-    for b, s in entries:
-        mult = fixed.get(category_of(s))
-        if mult is not None:
-            prize = min(mult * b.amount, meter)
-            prizes[b.id] = prize
-            meter -= prize
-    return prizes, meter
 
 
 POKER_SIN_DESCARTE = register(PokerSinDescarte())
 
 
-def _simulation_kernel(game: Game, jurisdiction: str) -> Any:
-    """`tapete simulate poker-sin-descarte` runs the compiled kernel of tapete.analysis.banked_poker."""
-    from tapete.analysis.banked_poker import SinDescarteKernel
-
-    return SinDescarteKernel(game, jurisdiction)
-
-
-def _register_kernel() -> None:
-    from tapete.analysis.simulate import KERNELS
-
-    KERNELS[POKER_SIN_DESCARTE.id] = _simulation_kernel
-
-
-_register_kernel()
+register_kernel(POKER_SIN_DESCARTE, "SinDescarteKernel")

@@ -16,7 +16,7 @@ from typing import Any
 
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Act, Bet, Void
-from tapete.engine.game import EdgeCase, Game, KindInfo, TableKey
+from tapete.engine.game import EdgeCase, KindInfo, TableKey
 from tapete.engine.registry import register
 from tapete.engine.rules import Rules
 from tapete.games.poker import evaluator as ev
@@ -25,11 +25,8 @@ from tapete.games.poker.banked import (
     BankedState,
     BoxBet,
     category_of,
-    check_keys,
     flag,
-    maximum_of,
-    minimum_of,
-    rounding_of,
+    register_kernel,
     show,
 )
 
@@ -158,11 +155,7 @@ class Trijoker(BankedGame):
 
     def configure(self, rules: Rules, table: Mapping[str, Any]) -> dict[str, Any]:
         assert isinstance(rules, TrijokerRules)
-        check_keys(self.id, table, [t.key for t in self.table_keys()])
-        rounding_of(table)
-        m = minimum_of(table)
-        maximum = maximum_of(table, m, rules.maximum_multiples, False, rules.sources["maximum_multiples"],
-                             rules.jurisdiction)
+        m, maximum = self.limits_of(rules, table, False)
         if "ace-low-straight" in table and rules.jurisdiction == "ES-IB":
             raise TapeteError("bad-table", "in ES-IB the ace is always high or low", source=rules.sources["ace_low"])
         return {"minimum": m, "maximum": maximum, "ace-low": flag(table, "ace-low-straight", True)}
@@ -223,13 +216,8 @@ class Trijoker(BankedGame):
 
     def croupier_act(self, state: BankedState, rules: Rules, act: Act) -> None:
         assert isinstance(rules, TrijokerRules) and state.round is not None
-        if act.by != "croupier" or act.do != "expose":
-            raise TapeteError("illegal-action", "trijoker: the croupier's only act is 'expose' (a card shown by mistake)")
-        self.act_fields(act, ("card",), None)
-        card = act.fields.get("card")
+        card = self.exposed_card(state, act, "a card shown by mistake")
         rnd = state.round
-        if card not in rnd.drawn:
-            raise TapeteError("bad-card", f"expose: {card!r} was not dealt in this round")
         common = card in rnd.hands.get("left", []) + rnd.hands.get("right", [])
         if common and card[0] in "JQKA":                     # 000:1693; 003:3483-3488
             self._void(state, Void(f"common card {card} (J or higher) exposed"))
@@ -278,17 +266,4 @@ class Trijoker(BankedGame):
 TRIJOKER = register(Trijoker())
 
 
-def _simulation_kernel(game: Game, jurisdiction: str) -> Any:
-    """`tapete simulate trijoker` runs the compiled kernel of tapete.analysis.banked_poker."""
-    from tapete.analysis.banked_poker import TrijokerKernel
-
-    return TrijokerKernel(game, jurisdiction)
-
-
-def _register_kernel() -> None:
-    from tapete.analysis.simulate import KERNELS
-
-    KERNELS[TRIJOKER.id] = _simulation_kernel
-
-
-_register_kernel()
+register_kernel(TRIJOKER, "TrijokerKernel")

@@ -17,7 +17,7 @@ from typing import Any
 from tapete.core.errors import TapeteError
 from tapete.core.money import euros
 from tapete.engine.events import Act, Bet, Void
-from tapete.engine.game import EdgeCase, Game, KindInfo, TableKey
+from tapete.engine.game import EdgeCase, KindInfo, TableKey
 from tapete.engine.registry import register
 from tapete.engine.rules import Rules
 from tapete.games.poker import evaluator as ev
@@ -25,18 +25,17 @@ from tapete.games.poker.banked import (
     BankedGame,
     BankedState,
     BoxBet,
+    carousel_bets,
+    carousel_of,
     category_of,
-    check_keys,
     choice,
     flag,
-    is_int,
-    maximum_of,
-    minimum_of,
+    pay_carousel,
     percent,
-    rounding_of,
+    register_kernel,
     show,
 )
-from tapete.games.poker.sin_descarte import JACKPOT_FIXED_AN, JACKPOT_FLOOR, JACKPOT_SHARES_IB, jackpot_prizes
+from tapete.games.poker.sin_descarte import JACKPOT_FIXED_AN, JACKPOT_FLOOR, JACKPOT_SHARES_IB
 
 R = "R: docs/rulings.md#"
 
@@ -173,22 +172,12 @@ class Tripoker(BankedGame):
 
     def configure(self, rules: Rules, table: Mapping[str, Any]) -> dict[str, Any]:
         assert isinstance(rules, TripokerRules)
-        check_keys(self.id, table, [t.key for t in self.table_keys()])
-        rounding_of(table)
-        m = minimum_of(table)
-        maximum = maximum_of(table, m, rules.maximum_multiples, True, rules.sources["maximum_multiples"], rules.jurisdiction)
+        m, maximum = self.limits_of(rules, table, True)
         linked = flag(table, "linked-carousel", False)
-        stake, meter = table.get("jackpot-stake"), table.get("jackpot")
-        if (stake is not None or meter is not None) and not linked:
+        if (table.get("jackpot-stake") is not None or table.get("jackpot") is not None) and not linked:
             raise TapeteError("bad-table", "a tripóquer carousel has no paytable unless linked with the other poker "
                               "tables (linked-carousel)", source=rules.sources["carousel"])
-        if stake is not None and (not is_int(stake) or stake <= 0):
-            raise TapeteError("bad-document", "table.jackpot-stake is a positive amount in cents")
-        if meter is not None and (not is_int(meter) or meter < 0):
-            raise TapeteError("bad-document", "table.jackpot is the meter in cents")
-        if meter is not None and stake is not None and meter < JACKPOT_FLOOR * stake:
-            raise TapeteError("bad-table", f"the carousel meter is never below {JACKPOT_FLOOR:,} x its stake",
-                              source="003:3240-3242")
+        stake, meter = carousel_of(table, JACKPOT_FLOOR, "003:3240-3242")
         rate = table.get("jackpot-contribution", 0)
         if not 0 <= percent(rate, "jackpot-contribution") <= 1:
             raise TapeteError("bad-table", "table.jackpot-contribution is a percentage, 0 to 100")
@@ -196,10 +185,6 @@ class Tripoker(BankedGame):
                 "order": choice(table, "three-card-rank-order", ("sf-3k-st-fl", "poker"), "sf-3k-st-fl",
                                 rules.sources["hand_order"]),
                 "linked": linked, "jackpot-stake": stake, "jackpot": meter, "contribution": str(rate)}
-
-    def opened(self, state: BankedState, rules: Rules) -> None:
-        meter = state.config.get("jackpot")
-        state.meter = Fraction(meter) if meter is not None else None
 
     def place(self, state: BankedState, rules: Rules, bet: Bet) -> BoxBet:
         assert isinstance(rules, TripokerRules) and state.round is not None
@@ -276,13 +261,7 @@ class Tripoker(BankedGame):
         bet.acts.append({"do": act.do})
 
     def croupier_act(self, state: BankedState, rules: Rules, act: Act) -> None:
-        assert state.round is not None
-        if act.by != "croupier" or act.do != "expose":
-            raise TapeteError("illegal-action", "tripoker: the croupier's only act is 'expose' (a card shown while dealing)")
-        self.act_fields(act, ("card",), None)
-        card = act.fields.get("card")
-        if card not in state.round.drawn:
-            raise TapeteError("bad-card", f"expose: {card!r} was not dealt in this round")
+        card = self.exposed_card(state, act, "a card shown while dealing")
         self._void(state, Void(f"{card} exposed while dealing"))      # 003:3725-3729
 
     def verbs_due(self, state: BankedState, bet: BoxBet) -> list[str]:
@@ -337,40 +316,19 @@ class Tripoker(BankedGame):
         return bonus, f"{ev.describe(ps)} loses ante and Bet" + extra
 
     def _jackpot(self, state: BankedState, hands: dict[str, list[str]], info: dict[int, tuple[int, str, bool]]) -> None:
-        bets = [b for b in state.live() if b.kind == "jackpot"]
+        bets = carousel_bets(state)
         if not bets:
             return
-        assert state.meter is not None
         eligible = []
         for b in bets:
-            b.staked = Fraction(b.amount)
             _, decision, exposed = info[b.box]
             folded = decision == "fold" and any(x.kind == "ante" for x in state.live() if x.box == b.box)
             if not exposed and not folded:
                 eligible.append((b, ev.rank5(hands[str(b.box)] + hands["common"])))
-        shares = {**JACKPOT_SHARES_IB}
-        prizes, state.meter = jackpot_prizes(eligible, state.meter, shares, JACKPOT_FIXED_AN)
-        for b in bets:
-            prize = prizes.get(b.id)
-            b.returned = b.staked + prize if prize is not None else Fraction(0)
-            state.log.append(f"{b.id} carousel (box {b.box}): " + (f"prize {euros(prize)}" if prize else "no prize"))
-        state.meter += percent(state.config["contribution"], "jackpot-contribution") * sum(b.amount for b in bets)
+        pay_carousel(state, bets, eligible, {**JACKPOT_SHARES_IB}, JACKPOT_FIXED_AN)
 
 
 TRIPOKER = register(Tripoker())
 
 
-def _simulation_kernel(game: Game, jurisdiction: str) -> Any:
-    """`tapete simulate tripoker` runs the compiled kernel of tapete.analysis.banked_poker."""
-    from tapete.analysis.banked_poker import TripokerKernel
-
-    return TripokerKernel(game, jurisdiction)
-
-
-def _register_kernel() -> None:
-    from tapete.analysis.simulate import KERNELS
-
-    KERNELS[TRIPOKER.id] = _simulation_kernel
-
-
-_register_kernel()
+register_kernel(TRIPOKER, "TripokerKernel")
