@@ -36,3 +36,34 @@ def test_a_rolled_back_bet_never_reaches_the_next_transaction(make_casino: Any, 
     result = c.post("croupier", "/api/tables/ruleta/draw")
     assert set(result["bets"]) | set(result["pending"]) == {"b1", "b2"}
     c.ledger()
+
+
+def test_a_refused_bet_leaves_the_cached_state_in_place(make_casino: Any, sqlite_url: str) -> None:
+    c = make_casino([TABLE], sqlite_url)
+    c.post("croupier", "/api/tables/ruleta/open", key=None)
+    c.bet("ana", "ruleta", {"kind": "red", "amount": 500})
+    c.post("croupier", "/api/tables/ruleta/close")
+    service = c.client.app.state.server.service
+    assert "ruleta" in service._states
+    c.bet("ana", "ruleta", {"kind": "red", "amount": 500}, expect=409)   # no va más: refused
+    assert "ruleta" in service._states          # put back: the next transaction does not rebuild it from the log
+    result = c.post("croupier", "/api/tables/ruleta/draw")
+    assert set(result["bets"]) | set(result["pending"]) == {"b1"}
+    c.ledger()
+
+
+def test_a_bet_during_a_closed_phase_transaction_is_refused_at_once_and_replays_still_answer(
+        make_casino: Any, sqlite_url: str) -> None:
+    c = make_casino([TABLE], sqlite_url)
+    c.post("croupier", "/api/tables/ruleta/open", key=None)
+    first = c.bet("ana", "ruleta", {"kind": "red", "amount": 500}, key="k1")
+    service = c.client.app.state.server.service
+    service._closed_busy["ruleta"] = 1          # as while a draw and its settlement hold the table
+    try:
+        answer = c.bet("ana", "ruleta", {"kind": "black", "amount": 500}, expect=409)
+        assert answer["error"]["code"] == "bet-closed"
+        assert c.bet("ana", "ruleta", {"kind": "red", "amount": 500}, key="k1") == first   # the retry's replay
+    finally:
+        service._closed_busy.clear()
+    assert c.bet("ana", "ruleta", {"kind": "black", "amount": 500})["bets"][0]["id"] == "b2"
+    c.ledger()

@@ -133,6 +133,18 @@ class Auth:
         with self._lock:
             self._cache.pop(_digest(token), None)
 
+    def cached(self, token: str | None) -> User | None:
+        """The session's user from the in-memory cache (no database), None on a miss: lets the event loop
+        answer most requests' authentication without a worker thread."""
+        if not token:
+            return None
+        now = time.time()
+        with self._lock:
+            hit = self._cache.get(_digest(token))
+        if hit is not None and hit[0] > now and hit[2] > now:
+            return hit[1]
+        return None
+
     def authenticate(self, token: str | None) -> User:
         if not token:
             raise TapeteError("unauthenticated", "log in first: send 'Authorization: Bearer <token>'")

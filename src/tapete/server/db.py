@@ -204,7 +204,10 @@ class Database:
                                                 pool_size=pool_size, max_overflow=8)
             event.listen(self.engine, "connect", _sqlite_pragmas)
         else:
-            self.engine = create_engine(self.url, pool_size=pool_size, max_overflow=16, pool_pre_ping=True)
+            # No pool_pre_ping: it costs a round trip on every checkout, i.e. on every bet. A connection the
+            # server dropped fails its transaction (rolled back, nothing written; the client retries with its
+            # Idempotency-Key), and SQLAlchemy then invalidates the pool; pool_recycle retires idle ones.
+            self.engine = create_engine(self.url, pool_size=pool_size, max_overflow=16, pool_recycle=1800)
         self.write_lock = threading.RLock()
 
     @property
@@ -231,6 +234,23 @@ class Database:
     def read(self) -> Iterator[Connection]:
         with self.engine.connect() as conn:
             yield conn
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Connection]:
+        """Several reads that see ONE committed state (a report that sums across tables: without it, a
+        settlement committing between two of its queries makes consistent books look inconsistent)."""
+        if self.is_sqlite:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("BEGIN")          # deferred: the snapshot is taken at the first read
+                try:
+                    yield conn
+                finally:
+                    conn.rollback()
+        else:
+            with self.engine.connect() as conn:
+                conn = conn.execution_options(isolation_level="REPEATABLE READ")
+                with conn.begin():
+                    yield conn
 
     def ping(self) -> bool:
         try:

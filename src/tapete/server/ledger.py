@@ -19,9 +19,10 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, func, insert, select, update
+from sqlalchemy import Connection, bindparam, func, insert, select, text, update
 
 from tapete.core.errors import TapeteError
 from tapete.server.db import accounts, ledger_tx, postings
@@ -124,11 +125,32 @@ def commit(conn: Connection, entry: Entry) -> dict[str, int] | None:
             who = account.split(":", 1)[-1]
             raise TapeteError("insufficient-funds", f"{who} has {exists[0]} cents: {-delta} are needed")
         balances_after[account] = int(row[0])
-    tx_id = conn.execute(_TX, {"ts": time.time(), "kind": entry.kind, "table_id": entry.table_id, "round_id": entry.round_id,
-                               "actor": entry.actor, "memo": entry.memo}).inserted_primary_key[0]
-    conn.execute(_POSTINGS, [{"tx_id": tx_id, "account_id": a, "amount": m, "bet_id": b} for a, m, b in entry.lines])
+    tx = {"ts": time.time(), "kind": entry.kind, "table_id": entry.table_id, "round_id": entry.round_id,
+          "actor": entry.actor, "memo": entry.memo}
+    if conn.dialect.name == "postgresql" and len(entry.lines) <= _ONE_TRIP_LINES:
+        # PostgreSQL: the transaction and its postings in one statement (one round trip, not two)
+        params = dict(tx)
+        for i, (a, m, b) in enumerate(entry.lines):
+            params.update({f"a{i}": a, f"m{i}": m, f"b{i}": b})
+        tx_id = conn.execute(_tx_with_postings(len(entry.lines)), params).scalar_one()
+    else:
+        tx_id = conn.execute(_TX, tx).inserted_primary_key[0]
+        conn.execute(_POSTINGS, [{"tx_id": tx_id, "account_id": a, "amount": m, "bet_id": b} for a, m, b in entry.lines])
     balances_after["_tx"] = int(tx_id)
     return balances_after
+
+
+_ONE_TRIP_LINES = 16
+
+
+@lru_cache(maxsize=_ONE_TRIP_LINES)
+def _tx_with_postings(n: int) -> Any:
+    rows = ", ".join(f"(CAST(:a{i} AS VARCHAR), CAST(:m{i} AS BIGINT), CAST(:b{i} AS VARCHAR))" for i in range(n))
+    return text("WITH t AS (INSERT INTO ledger_tx (ts, kind, table_id, round_id, actor, memo) "
+                "VALUES (:ts, :kind, :table_id, :round_id, :actor, :memo) RETURNING id), "
+                "p AS (INSERT INTO postings (tx_id, account_id, amount, bet_id) "
+                f"SELECT t.id, v.a, v.m, v.b FROM t CROSS JOIN (VALUES {rows}) AS v(a, m, b)) "
+                "SELECT id FROM t")
 
 
 def balance(conn: Connection, account: str) -> int:

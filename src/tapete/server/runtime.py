@@ -224,8 +224,14 @@ class Clock:
         while True:
             try:
                 due = await asyncio.to_thread(self.service.due, set(self.ownership.owned))
-                for table_id in due:
-                    await asyncio.to_thread(self.service.advance, table_id)
+                # The due tables side by side: one table's settlement does not delay another's no va más.
+                # (SQLite still runs them one at a time behind its single writer.)
+                done = await asyncio.gather(*(asyncio.to_thread(self.service.advance, t) for t in due), return_exceptions=True)
+                for table_id, outcome in zip(due, done, strict=True):
+                    if isinstance(outcome, BaseException) and not isinstance(outcome, Exception):
+                        raise outcome
+                    if isinstance(outcome, Exception):
+                        log.error("table clock: %s", table_id, exc_info=outcome)
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - the clock must keep ticking

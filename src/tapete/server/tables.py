@@ -61,6 +61,8 @@ _IDEM_INSERT = insert(idempotency)
 _HOT_COLUMNS = frozenset({"bet_seq", "log_seq", "log_hash", "version", "updated_at"})
 _TABLE_HOT = update(casino_tables).where(casino_tables.c.id == bindparam("tid")).values(
     **{k: bindparam(k) for k in sorted(_HOT_COLUMNS)})
+_TABLE_HOT_NOTIFY = text("WITH u AS (UPDATE casino_tables SET " + ", ".join(f"{k} = :{k}" for k in sorted(_HOT_COLUMNS))
+                         + " WHERE id = :tid RETURNING id) SELECT pg_notify('tapete_tables', :p) FROM u")
 _BET_UPDATE = (update(bets).where(bets.c.table_id == bindparam("t"), bets.c.bet_id == bindparam("b"))
                .values(collected=bindparam("collected"), returned=bindparam("returned"), status=bindparam("status"),
                        settled_at=bindparam("settled_at")))
@@ -129,6 +131,11 @@ class TableService:
         self.publish = publish or (lambda table, records: None)
         self._states: dict[str, tuple[int, Any]] = {}
         self._cache_lock = threading.Lock()
+        # Tables on which this process holds the lock in a transaction that began with bets closed (a draw
+        # and its settlement, a timeout, a confirmation): no phase reachable from there takes bets, so a bet
+        # arriving meanwhile is refused at once instead of waiting (and holding a worker and a connection)
+        # for the lock only to be refused after it.
+        self._closed_busy: dict[str, int] = {}
 
     # -- plumbing ----------------------------------------------------------------------------------
     def spec(self, table_id: str) -> TableConfig:
@@ -141,31 +148,56 @@ class TableService:
         return get_game(spec.game)
 
     def run(self, table_id: str, actor: str | None, fn: Callable[[Ctx], Any],
-            idem: tuple[str, str] | None = None) -> Any:
+            idem: tuple[str, str] | None = None, bet: bool = False) -> Any:
         """Run `fn` in one write transaction on the locked table; answer an idempotent replay from the
         record of the first request (same key, same body) without doing anything again."""
         spec = self.spec(table_id)
+        if bet and table_id in self._closed_busy:      # refused without queueing for the lock (see _closed_busy)
+            return self._run(spec, actor, fn, idem, bet, refuse=True)
         if self.db.is_sqlite:     # publish in commit order: hold the single writer's lock until delivered
             with self.db.write_lock:
-                return self._run(spec, actor, fn, idem)
-        return self._run(spec, actor, fn, idem)
+                return self._run(spec, actor, fn, idem, bet)
+        return self._run(spec, actor, fn, idem, bet)
 
-    def _run(self, spec: TableConfig, actor: str | None, fn: Callable[[Ctx], Any], idem: tuple[str, str] | None) -> Any:
+    def _run(self, spec: TableConfig, actor: str | None, fn: Callable[[Ctx], Any], idem: tuple[str, str] | None,
+             bet: bool = False, refuse: bool = False) -> Any:
         table_id = spec.id
         ctx: Ctx | None = None
+        busy = cached = False
+        loaded: tuple[int, Any] | None = None
         try:
+            if refuse:
+                raise TapeteError("bet-closed", f"table {table_id}: no va más has been called, bets wait for the next round",
+                                  source="001:159; 003:396-400")
             with self.db.write() as conn:
                 ctx = self._load(conn, spec, actor)
+                loaded = (ctx.row["version"], ctx.state)
+                if ctx.row["phase"] in ("closed", "confirming", "acting"):
+                    busy = True
+                    with self._cache_lock:
+                        self._closed_busy[table_id] = self._closed_busy.get(table_id, 0) + 1
                 result = fn(ctx)
                 records = self._persist(ctx)
                 if idem is not None:
                     conn.execute(_IDEM_INSERT, {"key": idem[0], "fingerprint": idem[1], "status": 200, "response": result,
                                                 "created_at": ctx.now})
+                # Back into the cache under the new version BEFORE the commit releases the row lock: the next
+                # transaction on this table finds it there (put back after the commit, it raced the next
+                # transaction, which then rebuilt the state from the log). Should the commit fail, the database
+                # keeps the old version, so the next transaction's version check refuses this entry anyway.
+                self._cache(table_id, ctx)
+                cached = True
         except (IntegrityError, TapeteError):
             # Optimistic idempotency: the key is looked up only when the request fails — a duplicate key, or
             # a refusal that the first, successful request of a retry would not have met (bets closed since).
-            if ctx is None or ctx.touched:
+            if (ctx is None and not refuse) or (ctx is not None and ctx.touched) or cached:
                 self.forget(table_id)
+            elif bet and loaded is not None:
+                # A bet refused before the engine applied anything (bets closed, a full table): the state
+                # taken out of the cache is untouched and still that of the version in the database: put it
+                # back, or every refusal would make the next transaction rebuild the state from the log.
+                with self._cache_lock:
+                    self._states.setdefault(table_id, loaded)
             if idem is None:
                 raise
             try:
@@ -177,7 +209,9 @@ class TableService:
         except BaseException:
             self.forget(table_id)            # bets may have been applied in place to the cached state
             raise
-        self._cache(table_id, ctx)
+        finally:
+            if busy:
+                self._not_busy(table_id)
         if records:
             self.publish(table_id, records)
         return result
@@ -225,17 +259,30 @@ class TableService:
             values["state_seq"] = seq
         values.update(log_seq=seq, log_hash=h, version=ctx.row["version"] + 1, updated_at=ctx.now)
         ctx.row.update(values)
+        notify = bool(published) and not self.db.is_sqlite
         if set(values) <= _HOT_COLUMNS:       # a bet: the same statement every time, compiled once
-            conn.execute(_TABLE_HOT, {"tid": ctx.table_id, **{k: values.get(k, ctx.row[k]) for k in _HOT_COLUMNS}})
+            hot = {"tid": ctx.table_id, **{k: values.get(k, ctx.row[k]) for k in _HOT_COLUMNS}}
+            if notify:                        # PostgreSQL: the update and its NOTIFY in one round trip
+                conn.execute(_TABLE_HOT_NOTIFY, {**hot, "p": f"{ctx.table_id}:{seq}"}).all()
+                return published
+            conn.execute(_TABLE_HOT, hot)
         else:
             conn.execute(update(casino_tables).where(casino_tables.c.id == ctx.table_id).values(**values))
-        if published and not self.db.is_sqlite:
+        if notify:
             conn.execute(text("SELECT pg_notify('tapete_tables', :p)"), {"p": f"{ctx.table_id}:{seq}"})
         return published
 
     def _cache(self, table_id: str, ctx: Ctx) -> None:
         with self._cache_lock:
             self._states[table_id] = (ctx.row["version"], ctx.state)
+
+    def _not_busy(self, table_id: str) -> None:
+        with self._cache_lock:
+            left = self._closed_busy.get(table_id, 0) - 1
+            if left > 0:
+                self._closed_busy[table_id] = left
+            else:
+                self._closed_busy.pop(table_id, None)
 
     def forget(self, table_id: str) -> None:
         with self._cache_lock:
@@ -270,7 +317,7 @@ class TableService:
 
     # -- public operations -------------------------------------------------------------------------
     def place_bets(self, table_id: str, user: str, items: list[dict[str, Any]], idem: tuple[str, str] | None = None) -> Any:
-        return self.run(table_id, user, lambda ctx: op_bets(ctx, user, items), idem)
+        return self.run(table_id, user, lambda ctx: op_bets(ctx, user, items), idem, bet=True)
 
     def act(self, table_id: str, user: str, roles: set[str], body: dict[str, Any], cards: list[Any] | None = None,
             idem: tuple[str, str] | None = None) -> Any:
@@ -633,7 +680,7 @@ def op_bets(ctx: Ctx, user: str, items: list[dict[str, Any]]) -> dict[str, Any]:
     return {"round": ctx.row["round_no"], "bets": [
         {"id": b, "kind": ctx.new_bets[b]["kind"], "on": ctx.new_bets[b]["spot"], "amount": ctx.new_bets[b]["amount"],
          "staked": ctx.new_bets[b]["collected"]} for b in placed],
-        "balance": after.get(ledger.wallet(user), ledger.balance(ctx.conn, ledger.wallet(user)))}
+        "balance": after[ledger.wallet(user)] if ledger.wallet(user) in after else ledger.balance(ctx.conn, ledger.wallet(user))}
 
 
 def op_close(ctx: Ctx, cards: list[Any] | None) -> dict[str, Any]:
