@@ -21,6 +21,7 @@ from tapete.engine.events import Act, Bet
 from tapete.engine.game import Action, EdgeCase, KindInfo, TableKey
 from tapete.engine.registry import register
 from tapete.engine.rules import Rules
+from tapete.engine.settlement import BetResult, Settlement
 from tapete.engine.shoe import Shoe
 from tapete.games.baccarat import tableau
 from tapete.games.baccarat.common import (
@@ -155,6 +156,20 @@ def compare(punto: Hand, bank: Hand) -> int:
 
 # -- state ---------------------------------------------------------------------------------------------------
 @dataclass
+class Offer:
+    """A `bank` bet made while no bank is awarded: an offer for the bank, decided before the coup's stakes
+    (R: docs/rulings.md#chemin-bank-award). An offer that does not win is void and its amount returned."""
+
+    id: str
+    player: str
+    amount: int
+    seat: int | None
+    behind: int | None
+    order: int
+    final: str = "open"               # open | void
+
+
+@dataclass
 class CheminCoup:
     number: int
     bank: str
@@ -195,6 +210,11 @@ class CheminState:
     burn_at: list[int] = field(default_factory=list)              # cards of the next deal that come out face up
     banco_seguido: str | None = None
     last_pass: tuple[str, int, int] | None = None                 # (player, seat, amount) of the last bank passed
+    turn: int = 1                     # the department whose turn it is to take the bank (001:749, 001:753, 001:761)
+    excluded: list[str] = field(default_factory=list)             # the passer and his associates (001:767)
+    offers: list[Offer] = field(default_factory=list)             # bank offers being decided, then the void ones
+    bidding: bool = False             # the first offer holds the bank until the next event awards it
+    offer_log: int | None = None      # the log line of the first offer, reworded when another offer competes
     stop_card_out: bool = False
     commission: Fraction = Fraction(0)
     order: int = 0
@@ -292,8 +312,13 @@ class CheminDeFerGame(PlayerBankedGame):
         else:
             super()._place(state, rules, bet)
 
+    def _bet(self, state: CheminState, rules: CheminRules, bet: Bet) -> None:
+        if any(o.id == bet.id for o in state.offers):
+            raise TapeteError("bad-document", f"bet id {bet.id!r} is used twice", bet=bet.id)
+        super()._bet(state, rules, bet)
+
     def _bank_bet(self, state: CheminState, rules: CheminRules, bet: Bet) -> None:
-        if state.bank() is not None:
+        if state.bank() is not None and not state.bidding:
             raise TapeteError("illegal-action", f"bet {bet.id}: a bank is already in play; a new banker takes it only when "
                               "it is lost or passed", source="001:753", bet=bet.id)
         if bet.on or bet.extra.get("line"):
@@ -317,10 +342,81 @@ class CheminDeFerGame(PlayerBankedGame):
         if any(s.coup == self._next_coup(state) and s.final == "open" for s in state.stakes):
             raise TapeteError("illegal-action", f"bank {bet.id}: the bank comes before the coup's stakes", source="001:842",
                               bet=bet.id)
+        offer = Offer(bet.id, bet.player, bet.amount, seat, behind, len(state.offers))
+        if state.bidding:                  # another offer for the same bank (R: docs/rulings.md#chemin-bank-award)
+            if any(o.player == bet.player and o.final == "open" for o in state.offers):
+                raise TapeteError("illegal-action", f"bank {bet.id}: {bet.player} has already made an offer for this bank",
+                                  source="001:757", bet=bet.id)
+            if state.offer_log is not None:
+                first = state.offers[0]
+                state.log[state.offer_log] = f"{first.player} offers {euros(first.amount)} for the bank"
+                state.offer_log = None
+            state.offers.append(offer)
+            state.log.append(f"{bet.player} offers {euros(bet.amount)} for the bank: the bank is awarded before the coup "
+                             "(001:749-759)")
+            return
         self._open_bank(state, bet, seat, behind)
-        state.last_pass = None
+        state.offers = [o for o in state.offers if o.final == "void"] + [offer]
+        state.bidding = True
         state.banco_seguido = None
+        state.offer_log = len(state.log)
         state.log.append(f"{bet.player} takes the bank: «hay {euros(bet.amount)} en la banca»")
+
+    # -- the award of the bank (R: docs/rulings.md#chemin-bank-award) -------------------------------------------
+    def _award(self, state: CheminState, rules: CheminRules) -> None:
+        """The offers made for the bank are closed by the next event that is not an offer: the bank goes to the
+        offer of the department whose turn it is, at or above the amount required (001:749; 001:753); else to the
+        highest offer, seated before standing on equal bids, then in rotation order (001:757-759), without the
+        banker who just passed the hand and his associates (001:767). Every other offer is void."""
+        if not state.bidding:
+            return
+        state.bidding = False
+        state.offer_log = None
+        offers = [o for o in state.offers if o.final == "open"]
+        if len(offers) > 1:
+            winner, how, lose = self._choose(state, offers)
+            provisional = state.banks[-1]
+            if provisional.id != winner.id:
+                state.banks.remove(provisional)
+                state.banks.append(BankAccount(winner.id, winner.player, winner.seat, winner.behind, winner.amount))
+                state.banks[-1].add(winner.id, winner.amount)
+            state.log.append(f"the bank is awarded to {winner.player} {how}: «hay {euros(winner.amount)} en la banca»")
+            for o in offers:
+                if o is not winner:
+                    o.final = "void"
+                    state.log.append(f"offer {o.id} by {o.player} is void, {euros(o.amount)} returned: {lose(o)}")
+        state.offers = [o for o in state.offers if o.final == "void"]
+        state.last_pass = None
+        state.excluded = []
+
+    def _choose(self, state: CheminState, offers: list[Offer]) -> tuple[Offer, str, Any]:
+        deps = max([self._departments(state)] + [o.seat or o.behind or 0 for o in offers])
+        turn = (state.turn - 1) % deps + 1
+        floor = self.bank_floor(state)
+        rotation = next((o for o in offers if o.seat == turn and o.amount >= floor), None)
+        if rotation is not None:
+            return (rotation, f"in the rotating turn (department {turn}; 001:749; 001:753)",
+                    lambda o: "the bank was taken in the rotating turn (001:749; 001:753; "
+                              "R: docs/rulings.md#chemin-bank-award)")
+        barred = set(state.excluded)
+        eligible = [o for o in offers if o.player not in barred] or offers   # nobody else: he may retake it (001:755)
+        best = min(eligible, key=lambda o: (-o.amount, o.seat is None, ((o.seat or o.behind or 0) - turn) % deps, o.order))
+
+        def lose(o: Offer) -> str:
+            if o not in eligible:
+                return ("the banker who passed the hand and his associates may not bid in its auction (001:767; "
+                        "R: docs/rulings.md#chemin-bank-award)")
+            return ("the auction goes to the highest bidder, seated players first on equal bids (001:757-759; "
+                    "R: docs/rulings.md#chemin-bank-award)")
+
+        return best, "at auction, the highest offer (001:757-759)", lose
+
+    def end_bank(self, state: CheminState, bank: BankAccount, why: str) -> None:
+        """A seated banker's bank ends: the turn goes to the seat at his right; after a standing banker it stays at
+        the right of the last seated banker (001:753; 001:761)."""
+        super().end_bank(state, bank, why)
+        if bank.seat is not None:
+            state.turn = bank.seat % self._departments(state) + 1
 
     def bank_floor(self, state: CheminState) -> int:
         """The least a new bank may hold: the minimum, or after a mano pasada the amount passed (001:753), never
@@ -341,6 +437,7 @@ class CheminDeFerGame(PlayerBankedGame):
             raise TapeteError("over-maximum", f"share {bet.id} takes the bank above 100 x the minimum",
                               source=rules.sources["bank_maximum_multiple"], bet=bet.id)
         bank.add(bet.id, bet.amount)
+        bank.associates.append(bet.player)
         state.shares[bet.id] = bank.id
         state.log.append(f"{bet.player} joins the bank with {euros(bet.amount)}")
 
@@ -432,6 +529,7 @@ class CheminDeFerGame(PlayerBankedGame):
                                   source="001:773", bet=bank.id)
             self.end_bank(state, bank, "passed")
             state.last_pass = (bank.player, bank.seat or bank.behind or 0, int(bank.holding))
+            state.excluded = [bank.player, *bank.associates]               # 001:767
             state.log.append(f"{bank.player} passes the hand (mano pasada) with {euros(bank.holding)}")
             return
         if act.do == "all-goes":
@@ -916,6 +1014,14 @@ class CheminDeFerGame(PlayerBankedGame):
         if by == "bank":
             return self._banker(state)
         return None
+
+    def settle(self, state: CheminState) -> Settlement:
+        """As the base; an offer that did not win the bank is void, its amount returned."""
+        settlement = super().settle(state)
+        for o in state.offers:
+            if o.final == "void":
+                settlement.bets[o.id] = BetResult(Fraction(o.amount), Fraction(o.amount), final="void")
+        return settlement
 
     # -- questions -------------------------------------------------------------------------------------------
     def legal_actions(self, state: CheminState) -> list[Action]:

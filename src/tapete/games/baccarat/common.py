@@ -82,6 +82,7 @@ class BankAccount:
     coups: int = 0
     active: bool = True
     ended: str | None = None         # lost | passed | jumped | withdrawn
+    associates: list[str] = field(default_factory=list)   # the players of its shares (001:751, 001:767)
 
     @property
     def holding(self) -> Fraction:
@@ -249,6 +250,9 @@ class PlayerBankedGame(Game):
     def _bank_bet(self, state: Any, rules: Any, bet: Bet) -> None:
         raise NotImplementedError
 
+    def _award(self, state: Any, rules: Any) -> None:
+        """Award the bank among the offers made for it, where the game decides between several."""
+
     def _stake(self, state: Any, rules: Any, bet: Bet) -> None:
         raise NotImplementedError
 
@@ -307,6 +311,8 @@ class PlayerBankedGame(Game):
     # -- the reducer -------------------------------------------------------------------------------------------
     def apply(self, state: Any, event: Event) -> None:
         rules = self.rules[state.jurisdiction]
+        if not (isinstance(event, Bet) and event.kind == "bank"):
+            self._award(state, rules)            # offers for the bank close with the next other event
         if isinstance(event, Bet):
             self._end_coup(state, rules)
             self._bet(state, rules, event)
@@ -541,6 +547,7 @@ class PlayerBankedGame(Game):
 
     def finish(self, state: Any) -> Any:
         rules = self.rules[state.jurisdiction]
+        self._award(state, rules)
         self._end_coup(state, rules)
         if state.bank() is not None and any(s.coup == self._next_coup(state) and s.final == "open" for s in state.stakes):
             self.deal(state, rules)

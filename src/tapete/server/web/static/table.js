@@ -53,6 +53,15 @@ function renderMyBets() {
 
 function renderDecisions() {
   const box = document.getElementById("decisions");
+  // A live update redraws the buttons: keep the keyboard user's focus on the same decision, or an Enter
+  // pressed just after the redraw would go nowhere.
+  const had = box.contains(document.activeElement) ? document.activeElement : null;
+  const again = had && had.dataset ? `[data-verb="${had.dataset.verb ?? ""}"][data-bet="${had.dataset.bet ?? ""}"]` : null;
+  drawDecisions(box);
+  if (again && !box.contains(document.activeElement)) box.querySelector(`button${again}`)?.focus();
+}
+
+function drawDecisions(box) {
   if (family.decisions) { family.decisions(ctx, box); return; }     // a family that draws its own (circle poker)
   const mine = ctx.actions.decisions.filter((d) => d.mine);
   if (!mine.length) { box.replaceChildren(el("p", { class: "muted" }, t("no_decisions"))); return; }
