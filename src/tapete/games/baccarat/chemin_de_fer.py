@@ -27,6 +27,7 @@ from tapete.games.baccarat import tableau
 from tapete.games.baccarat.common import (
     BankAccount,
     Hand,
+    HoldsBanks,
     PlayerBankedGame,
     Stake,
     accept,
@@ -192,7 +193,7 @@ class CheminCoup:
 
 
 @dataclass
-class CheminState:
+class CheminState(HoldsBanks):
     game: str
     jurisdiction: str
     table: dict[str, Any]
@@ -219,9 +220,6 @@ class CheminState:
     commission: Fraction = Fraction(0)
     order: int = 0
     log: list[str] = field(default_factory=list)
-
-    def bank(self) -> BankAccount | None:
-        return next((b for b in self.banks if b.active), None)
 
 
 class CheminDeFerGame(PlayerBankedGame):

@@ -216,6 +216,15 @@ def is_int(value: object) -> bool:
 
 
 # -- the table's life -----------------------------------------------------------------------------------------
+class HoldsBanks:
+    """The state of a player-banked table keeps every bank it had in `banks`; at most one is in play."""
+
+    banks: list[BankAccount]
+
+    def bank(self) -> BankAccount | None:
+        return next((b for b in self.banks if b.active), None)
+
+
 class PlayerBankedGame(Game):
     """What chemin de fer and dos paños do alike. A game supplies its stages (`SHOWDOWN`, `DONE`), its verbs,
     its bets and decisions, and the catalog's words and articles where the shared logic speaks or cites."""

@@ -24,6 +24,7 @@ from tapete.games.baccarat import tableau
 from tapete.games.baccarat.common import (
     BankAccount,
     Hand,
+    HoldsBanks,
     PlayerBankedGame,
     Stake,
     check_line,
@@ -211,7 +212,7 @@ class TwoTablesCoup:
 
 
 @dataclass
-class TwoTablesState:
+class TwoTablesState(HoldsBanks):
     game: str
     jurisdiction: str
     table: dict[str, Any]
@@ -234,9 +235,6 @@ class TwoTablesState:
     commission: Fraction = Fraction(0)
     order: int = 0
     log: list[str] = field(default_factory=list)
-
-    def bank(self) -> BankAccount | None:
-        return next((b for b in self.banks if b.active), None)
 
 
 class TwoTablesGame(PlayerBankedGame):
