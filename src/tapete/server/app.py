@@ -17,12 +17,12 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Path, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy import func, select
 
 import tapete
 from tapete.core.errors import TapeteError
-from tapete.server import audit, cage, circle, ledger, views, web
+from tapete.server import audit, cage, circle, ledger, security, views, web
 from tapete.server.auth import Auth, User
 from tapete.server.config import CasinoConfig
 from tapete.server.db import Database, bets, casino_tables, ledger_tx, postings, rounds
@@ -50,17 +50,20 @@ STATUS = {
     "unknown-table": 404, "unknown-bet": 404, "unknown-user": 404, "unknown-round": 404, "unknown-account": 404,
     "wrong-phase": 409, "bet-closed": 409, "insufficient-funds": 409, "table-closed": 409, "table-full": 409,
     "wrong-source": 409, "shoe-exhausted": 409, "user-exists": 409, "out-of-turn": 409, "no-chance": 409,
-    "too-many-attempts": 429,
+    "too-many-attempts": 429, "busy": 503, "cross-origin": 403, "too-large": 413,
 }
 STATUS.update(circle.STATUS)
 
 
 async def current_user(request: Request, authorization: Annotated[str | None, Header()] = None) -> User:
-    """The caller, from the bearer token (401 without a valid one): from the session cache on the event
-    loop, from the database in a worker thread on a miss."""
+    """The caller, from the bearer token or the browser's session cookie (401 without a valid one; a
+    cookie's state-changing request needs its CSRF token): from the session cache on the event loop, from
+    the database in a worker thread on a miss."""
     import anyio.to_thread
 
-    token = authorization.split(" ", 1)[1] if authorization and authorization.lower().startswith("bearer ") else None
+    token, from_cookie = security.request_token(request, authorization)
+    if from_cookie:
+        security.check_csrf(request)
     auth = request.app.state.server.auth
     user = auth.cached(token)
     if user is not None:
@@ -69,7 +72,7 @@ async def current_user(request: Request, authorization: Annotated[str | None, He
 
 
 Me = Annotated[User, Depends(current_user)]
-IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
+IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=security.MAX_IDEMPOTENCY_KEY)]
 
 
 THREADS_SQLITE = 2
@@ -160,6 +163,7 @@ def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: 
         detail = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}" for e in exc.errors()[:5])
         return JSONResponse({"error": {"code": "bad-request", "message": detail}}, status_code=422)
 
+    security.install(app, config.security)
     routes(app, server)
     web.mount(app, server)
     return app
@@ -193,9 +197,14 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
     def health() -> dict[str, Any]:
         """Whether the database answers, the version, and the tables this process drives."""
         ok = db.ping()
+        heads: dict[str, Any] = {}
+        if ok:      # each table's log head (seq, hash): an inspector notes it to check an export offline
+            with db.read() as conn:
+                heads = {t: {"seq": s, "hash": h} for t, (s, h) in sorted(audit.heads(conn).items())}
         return {"status": "ok" if ok else "degraded", "database": {"reachable": ok, "dialect": db.dialect},
                 "version": tapete.__version__, "casino": server.config.casino.name,
-                "uptime_s": round(time.time() - server.started, 1), "owned_tables": sorted(server.ownership.owned)}
+                "uptime_s": round(time.time() - server.started, 1), "owned_tables": sorted(server.ownership.owned),
+                "log_heads": heads}
 
     @app.get("/api/games", tags=["service"])
     def games() -> dict[str, Any]:
@@ -267,23 +276,32 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
 
     # -- sessions ----------------------------------------------------------------------------------
     @app.post("/api/login", tags=["sessions"])
-    def login(body: LoginIn, request: Request) -> dict[str, Any]:
-        """A session token (Bearer). Failed attempts are limited per user and per address."""
-        address = request.client.host if request.client else "?"
-        token, user, expires = auth.login(body.username, body.password, address)
+    async def login(body: LoginIn, request: Request) -> dict[str, Any]:
+        """A session token (Bearer), for API clients. Failed attempts are limited per user and per address."""
+        token, user, expires = await auth.login_async(body.username, body.password, security.client_address(request))
         return {"token": token, "user": user.username, "roles": sorted(user.roles), "expires_at": expires}
 
+    @app.post("/api/session", tags=["sessions"])
+    async def browser_login(body: LoginIn, request: Request, response: Response) -> dict[str, Any]:
+        """A browser's session: the token only in an HttpOnly cookie (page scripts never see it) and a CSRF
+        token that the page repeats in an X-CSRF-Token header."""
+        token, user, expires = await auth.login_async(body.username, body.password, security.client_address(request))
+        security.set_session_cookies(response, request, token, int(expires - time.time()))
+        return {"user": user.username, "roles": sorted(user.roles), "expires_at": expires}
+
     @app.post("/api/logout", tags=["sessions"])
-    def logout(user: Me, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
-        auth.logout(authorization.split(" ", 1)[1])  # type: ignore[union-attr]
+    def logout(user: Me, request: Request, response: Response,
+               authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        auth.logout(security.request_token(request, authorization)[0])  # type: ignore[arg-type]
+        security.clear_session_cookies(response)
         return {"user": user.username, "logged_out": True}
 
     @app.post("/api/register", tags=["sessions"])
-    def register(body: RegisterIn) -> dict[str, Any]:
+    async def register(body: RegisterIn, request: Request) -> dict[str, Any]:
         """A player opens an account, where the casino allows it (security.register)."""
         if not server.config.security.open_registration:
             raise TapeteError("forbidden", "players are registered at the cashier's desk here")
-        if not auth.create_user(body.username, password=body.password, roles=["player"]):
+        if not await auth.register_async(body.username, body.password, security.client_address(request)):
             raise TapeteError("user-exists", f"the name {body.username} is taken")
         return {"user": body.username, "roles": ["player"]}
 
@@ -466,13 +484,16 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
     @app.get("/api/tables/{table_id}/log", tags=["audit"])
     def table_log(table_id: str, user: Me, after: Annotated[int, Query(ge=0)] = 0,
                   limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> dict[str, Any]:
-        """The table's hash-chained log (inspector, chief), with the chain verified from the start."""
+        """The table's hash-chained log (inspector, chief), with the chain verified from the start up to
+        the table's stored head (`head`: what `tapete audit verify --head` checks an export against)."""
         service.spec(table_id)
         need(user, "inspector", "chief")
-        with db.read() as conn:
-            chain = audit.verify_chain(audit.iter_rows(conn, table_id))
+        with db.snapshot() as conn:
+            head = audit.heads(conn, table_id)
+            chain = audit.verify_chain(audit.iter_rows(conn, table_id), head)
             records = audit.rows(conn, table_id, after, limit)
-        return {"table": table_id, "chain": chain, "records": records}
+        seq, digest = head.get(table_id, (0, audit.genesis(table_id)))
+        return {"table": table_id, "chain": chain, "head": {"seq": seq, "hash": digest}, "records": records}
 
     @app.get("/api/rounds", tags=["audit"])
     def round_list(user: Me, table: Annotated[str | None, Query(max_length=64)] = None,
@@ -508,12 +529,16 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
     # -- live stream -------------------------------------------------------------------------------
     @app.websocket("/api/tables/{table_id}/stream")
     async def stream(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
-        """The table's live events: a snapshot, then every record of its log as it is committed."""
+        """The table's live events: a snapshot, then every record of its log as it is committed. Refused
+        after the handshake with close code 4401 (no session), 4403 (another site's page), 4404 (no table):
+        a close before it would reach the client as a bare HTTP 403."""
         try:
             service.spec(table_id)
-            await asyncio.to_thread(auth.authenticate, token)
+            await asyncio.to_thread(auth.authenticate, security.websocket_token(websocket, token))
         except TapeteError as exc:
-            await websocket.close(code=4401 if exc.code == "unauthenticated" else 4404, reason=exc.code)
+            await websocket.accept()
+            code = {"unauthenticated": 4401, "forbidden": 4403}.get(exc.code, 4404)
+            await websocket.close(code=code, reason=exc.code)
             return
         await websocket.accept()
         queue = server.broadcaster.subscribe(table_id)

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select
 
-from tapete.server.db import events
+from tapete.server.db import casino_tables, events
 
 
 def genesis(table_id: str) -> str:
@@ -65,8 +65,12 @@ def iter_rows(conn: Connection, table_id: str | None = None, batch: int = 2000) 
             after = chunk[-1]["seq"]
 
 
-def verify_chain(records: list[dict[str, Any]] | Iterator[dict[str, Any]]) -> dict[str, Any]:
-    """Recompute every hash; report the first record that does not follow from its predecessor."""
+def verify_chain(records: list[dict[str, Any]] | Iterator[dict[str, Any]],
+                 heads: dict[str, str | tuple[int, str]] | None = None) -> dict[str, Any]:
+    """Recompute every hash; report the first record that does not follow from its predecessor. With
+    `heads` (table -> the hash of its last record, or (seq, hash), as the table's row or an inspector keeps
+    it), the chain must also END there: a rewritten and re-hashed last record, or a cut-off tail, links up
+    perfectly and only the head gives it away."""
     last: dict[str, tuple[int, str]] = {}
     count = 0
     for r in records:
@@ -78,7 +82,22 @@ def verify_chain(records: list[dict[str, Any]] | Iterator[dict[str, Any]]) -> di
             return {"ok": False, "table": t, "seq": r["seq"], "reason": "hash mismatch", "records": count}
         last[t] = (r["seq"], r["hash"])
         count += 1
+    for t, head in sorted((heads or {}).items()):
+        seq, h = last.get(t, (0, genesis(t)))
+        want_seq, want = head if isinstance(head, tuple) else (None, head)
+        if h != want or (want_seq is not None and seq != want_seq):
+            return {"ok": False, "table": t, "seq": seq, "records": count,
+                    "reason": f"the log ends at record {seq}, not at the expected head {want[:16]}…: "
+                              "its tail was cut off or rewritten"}
     return {"ok": True, "records": count, "tables": {t: {"seq": s, "hash": h} for t, (s, h) in last.items()}}
+
+
+def heads(conn: Connection, table_id: str | None = None) -> dict[str, tuple[int, str]]:
+    """Each table's stored head: the sequence number and hash of its last log record (casino_tables)."""
+    q = select(casino_tables.c.id, casino_tables.c.log_seq, casino_tables.c.log_hash)
+    if table_id is not None:
+        q = q.where(casino_tables.c.id == table_id)
+    return {r[0]: (int(r[1]), r[2]) for r in conn.execute(q)}
 
 
 def export_lines(conn: Connection, table_id: str | None = None) -> Iterator[str]:

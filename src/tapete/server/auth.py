@@ -13,17 +13,17 @@ import hashlib
 import secrets
 import threading
 import time
-from collections import deque
 from dataclasses import dataclass
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, func, insert, select
 
 from tapete.core.errors import TapeteError
 from tapete.server import ledger
 from tapete.server.config import Security
-from tapete.server.db import Database, sessions, users
+from tapete.server.db import Database, attempts, sessions, users
 
 SESSION_CACHE_S = 5.0
 
@@ -42,32 +42,46 @@ class User:
 
 
 class RateLimiter:
-    """At most `limit` failures per `window` seconds per key (a username, an address)."""
+    """At most `limit` attempts per `window` seconds per key (a username, an address), counted in the
+    database: every process of the casino sees the same count, and a restart forgets nothing."""
 
-    def __init__(self, limit: int, window: float = 60.0) -> None:
+    SWEEP_S = 60.0
+
+    def __init__(self, db: Database, limit: int, window: float = 60.0) -> None:
+        self.db = db
         self.limit = limit
         self.window = window
-        self._hits: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
+        self._next_sweep = 0.0
 
-    def blocked(self, key: str) -> float:
-        """Seconds until `key` may try again (0 when it may now)."""
-        now = time.monotonic()
-        with self._lock:
-            q = self._hits.get(key)
-            if not q:
-                return 0.0
-            while q and q[0] <= now - self.window:
-                q.popleft()
-            return (q[0] + self.window - now) if len(q) >= self.limit else 0.0
+    def blocked(self, *keys: str, limit: int | None = None) -> float:
+        """Seconds until every key may try again (0 when all may now)."""
+        now = time.time()
+        limit = limit or self.limit
+        with self.db.read() as conn:
+            found = conn.execute(select(attempts.c.key, func.count(), func.min(attempts.c.ts))
+                                 .where(attempts.c.key.in_(keys), attempts.c.ts > now - self.window)
+                                 .group_by(attempts.c.key)).all()
+        waits = [first + self.window - now for _, n, first in found if n >= limit]
+        return max(waits, default=0.0)
 
-    def fail(self, key: str) -> None:
-        with self._lock:
-            self._hits.setdefault(key, deque()).append(time.monotonic())
+    def fail(self, *keys: str) -> None:
+        now = time.time()
+        with self.db.write() as conn:
+            conn.execute(insert(attempts), [{"key": k, "ts": now} for k in keys])
+            if now >= self._next_sweep:
+                self._next_sweep = now + self.SWEEP_S
+                conn.execute(delete(attempts).where(attempts.c.ts < now - self.window))
+
+    def take(self, key: str, limit: int) -> None:
+        """Count one attempt of `key`, refusing it (too-many-attempts) when `limit` were made this window."""
+        wait = self.blocked(key, limit=limit)
+        if wait > 0:
+            raise TapeteError("too-many-attempts", f"too many attempts: try again in {int(wait) + 1} s")
+        self.fail(key)
 
     def reset(self, key: str) -> None:
-        with self._lock:
-            self._hits.pop(key, None)
+        with self.db.write() as conn:
+            conn.execute(delete(attempts).where(attempts.c.key == key))
 
 
 class Auth:
@@ -76,7 +90,8 @@ class Auth:
         self.security = security
         self.hasher = PasswordHasher(time_cost=security.argon2_time_cost, memory_cost=security.argon2_memory_kib,
                                      parallelism=security.argon2_parallelism)
-        self.limiter = RateLimiter(security.login_attempts)
+        self.limiter = RateLimiter(db, security.login_attempts)
+        self._hash_limiter: Any = None
         self._cache: dict[str, tuple[float, User, float]] = {}
         self._lock = threading.Lock()
         self._dummy = self.hasher.hash(secrets.token_hex(8))
@@ -103,23 +118,65 @@ class Auth:
 
     # -- sessions ----------------------------------------------------------------------------------
     def login(self, username: str, password: str, address: str) -> tuple[str, User, float]:
-        for key in (f"user:{username}", f"addr:{address}"):
-            wait = self.limiter.blocked(key)
-            if wait > 0:
-                raise TapeteError("too-many-attempts", f"too many failed logins: try again in {int(wait) + 1} s")
+        stored = self._login_begin(username, address)
+        return self._login_end(username, address, self._verify(stored, password))
+
+    async def login_async(self, username: str, password: str, address: str) -> tuple[str, User, float]:
+        """`login` with the argon2 verification in the bounded hashing pool, the database parts in the
+        server's worker threads: a burst of logins never holds the threads that reads need."""
+        import anyio.to_thread
+
+        stored = await anyio.to_thread.run_sync(self._login_begin, username, address)
+        ok = await self.hashing(self._verify, stored, password)
+        return await anyio.to_thread.run_sync(self._login_end, username, address, ok)
+
+    async def register_async(self, username: str, password: str, address: str) -> bool:
+        """A player's own account (rate-limited per address like login; hashed in the bounded pool)."""
+        import anyio.to_thread
+
+        await anyio.to_thread.run_sync(self.limiter.take, f"register:{address}", self.security.register_attempts)
+        hashed = await self.hashing(self.hasher.hash, password)
+        return await anyio.to_thread.run_sync(lambda: self.create_user(username, password_hash=hashed, roles=["player"]))
+
+    HASH_QUEUE = 64
+
+    async def hashing(self, fn: Any, *args: Any) -> Any:
+        """Run an argon2 call in the hashing pool (security.hash_workers threads, each using
+        argon2_memory_kib): bounded CPU and memory however many logins arrive; past HASH_QUEUE waiting, busy."""
+        import anyio
+        import anyio.to_thread
+
+        if self._hash_limiter is None:
+            self._hash_limiter = anyio.CapacityLimiter(self.security.hash_workers)
+        if self._hash_limiter.statistics().tasks_waiting >= self.HASH_QUEUE:
+            raise TapeteError("busy", "too many logins at once: try again in a few seconds")
+        return await anyio.to_thread.run_sync(fn, *args, limiter=self._hash_limiter)
+
+    def _login_begin(self, username: str, address: str) -> str | None:
+        wait = self.limiter.blocked(f"user:{username}", f"addr:{address}")
+        if wait > 0:
+            raise TapeteError("too-many-attempts", f"too many failed logins: try again in {int(wait) + 1} s")
         with self.db.read() as conn:
             row = conn.execute(select(users.c.password_hash).where(users.c.username == username)).first()
+        return row[0] if row is not None else None
+
+    def _verify(self, stored: str | None, password: str) -> bool:
         try:
-            if row is None:
+            if stored is None:
                 self.hasher.verify(self._dummy, password + "x")     # same cost whether or not the user exists
-            self.hasher.verify(row[0], password)  # type: ignore[index]
+                return False
+            return self.hasher.verify(stored, password)
         except (VerifyMismatchError, VerificationError, InvalidHashError, TypeError):
-            self.limiter.fail(f"user:{username}")
-            self.limiter.fail(f"addr:{address}")
-            raise TapeteError("bad-credentials", "wrong username or password") from None
+            return False
+
+    def _login_end(self, username: str, address: str, ok: bool) -> tuple[str, User, float]:
+        if not ok:
+            self.limiter.fail(f"user:{username}", f"addr:{address}")
+            raise TapeteError("bad-credentials", "wrong username or password")
         self.limiter.reset(f"user:{username}")
         user = self.user(username)
-        assert user is not None
+        if user is None:
+            raise TapeteError("bad-credentials", "wrong username or password")
         token = secrets.token_urlsafe(32)
         now = time.time()
         expires = now + self.security.session_hours * 3600

@@ -9,7 +9,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, text
+from sqlalchemy.exc import IntegrityError
 
 from tapete.core.errors import TapeteError
 from tapete.server import ledger
@@ -18,9 +19,16 @@ from tapete.server.tables import Replay, check_idempotency
 
 
 def _once(db: Database, idem: tuple[str, str] | None, work: Any) -> Any:
+    """Run `work` once per idempotency key. Retries of one key that arrive together are serialised on
+    PostgreSQL by a transaction-scoped advisory lock on the key, so the second finds the first's record;
+    and, as on the bet path (tables.TableService._run), a request that fails — the key's row already
+    inserted by a concurrent first request, or a refusal that request caused (the wallet it emptied) —
+    looks the key up once more and answers the first request's answer."""
     try:
         with db.write() as conn:
             if idem is not None:
+                if not db.is_sqlite:
+                    conn.execute(_KEY_LOCK, {"k": idem[0]})
                 check_idempotency(conn, idem)
             result = work(conn)
             if idem is not None:
@@ -29,6 +37,18 @@ def _once(db: Database, idem: tuple[str, str] | None, work: Any) -> Any:
             return result
     except Replay as replay:
         return replay.response
+    except (IntegrityError, TapeteError):
+        if idem is None:
+            raise
+        try:
+            with db.read() as conn:
+                check_idempotency(conn, idem)
+        except Replay as replay:
+            return replay.response
+        raise
+
+
+_KEY_LOCK = text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 7411))")
 
 
 def _player(conn: Any, username: str) -> None:

@@ -42,7 +42,10 @@ def serve(
     url = Database(database).url
     typer.echo(f"tapete: {casino.casino.name}, {len(casino.tables)} tables, database {url.split('@')[-1]}")
     typer.echo(f"tapete: http://{host}:{port}/   (the lobby; API: /api/tables, docs: http://{host}:{port}/docs)")
-    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False, timeout_graceful_shutdown=3)
+    # proxy_headers off: uvicorn would take X-Forwarded-For from any local peer; the app's edge honours it
+    # only from security.trusted_proxies (tapete/server/security.py)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False, timeout_graceful_shutdown=3,
+                proxy_headers=False)
 
 
 def verify(file: Annotated[str, typer.Argument(help="a round record (GET /api/rounds/ID), or - for stdin")]) -> None:
@@ -65,14 +68,16 @@ def audit_export(
     table: Annotated[str | None, typer.Option(help="one table only")] = None,
     database: Annotated[str | None, typer.Option(help="database URL")] = None,
 ) -> None:
-    """Write the event logs as JSON lines (verified: exit 1 if a hash link is broken)."""
+    """Write the event logs as JSON lines (verified up to each table's stored head: exit 1 if a hash link
+    is broken or the log does not end at the head)."""
     from tapete.server import audit
     from tapete.server.db import Database
 
     db = Database(database)
-    with db.read() as conn:
+    with db.snapshot() as conn:
+        heads = audit.heads(conn, table)
         records = list(audit.iter_rows(conn, table))
-    chain = audit.verify_chain(records)
+    chain = audit.verify_chain(records, heads)
     lines = (audit.canonical(r) + "\n" for r in records)
     if out == "-":
         sys.stdout.writelines(lines)
@@ -84,12 +89,28 @@ def audit_export(
 
 
 @audit_app.command("verify")
-def audit_verify(file: Annotated[str, typer.Argument(help="a JSON-lines export")]) -> None:
-    """Re-check an exported log's hash chain."""
+def audit_verify(
+    file: Annotated[str, typer.Argument(help="a JSON-lines export")],
+    head: Annotated[list[str] | None, typer.Option(
+        "--head", help="the expected hash of a table's last record (the inspector page, /api/health's log_heads), "
+                       "as HASH for a one-table export or TABLE=HASH; repeatable")] = None,
+) -> None:
+    """Re-check an exported log's hash chain, and that it ends at the expected head: a cut-off or
+    rewritten tail links up perfectly, only the head gives it away."""
     from tapete.server import audit
 
     records = [json.loads(line) for line in Path(file).read_text(encoding="utf-8").splitlines() if line.strip()]
-    chain = audit.verify_chain(records)
+    tables = sorted({r["table_id"] for r in records})
+    expected: dict[str, str | tuple[int, str]] = {}
+    for item in head or []:
+        name, _, digest = item.rpartition("=")
+        if not name:
+            if len(tables) > 1:
+                typer.echo("error: the export holds several tables: give --head TABLE=HASH", err=True)
+                raise typer.Exit(2)
+            name = tables[0] if tables else ""
+        expected[name] = digest.strip().lower()
+    chain = audit.verify_chain(records, expected)
     print(json.dumps(chain))
     raise typer.Exit(0 if chain["ok"] else 1)
 

@@ -84,6 +84,10 @@ class Security(Strict):
     argon2_memory_kib: int = Field(65536, ge=8)
     argon2_parallelism: int = Field(1, ge=1)
     open_registration: bool = False         # players may open their own account (POST /api/register)
+    register_attempts: int = Field(5, ge=1)  # registrations per minute per address
+    hash_workers: int = Field(2, ge=1)      # argon2 hashes at once (a bounded pool: reads never wait behind it)
+    max_body_kib: int = Field(64, ge=1)     # larger request bodies are refused (413) before they are read
+    trusted_proxies: list[str] = Field(default_factory=list)   # addresses whose X-Forwarded-For/-Proto count
 
 
 class Casino(Strict):

@@ -165,6 +165,14 @@ idempotency = Table(
     Column("created_at", Float, nullable=False),
 )
 
+attempts = Table(
+    "attempts", metadata,                                  # rate limits shared by every process: failed logins...
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(200), nullable=False),            # user:<name>, addr:<ip>, register:<ip>
+    Column("ts", Float, nullable=False),
+    Index("ix_attempts_key", "key", "ts"),
+)
+
 meta_kv = Table(
     "meta_kv", metadata,
     Column("key", String(64), primary_key=True),

@@ -5,10 +5,15 @@ export const page = JSON.parse(document.getElementById("page-data").textContent)
 export const T = page.t;
 export const t = (key) => T[key] ?? key;
 
-const TOKEN = "tapete.token";
+// The session lives in an HttpOnly cookie that no script reads (not localStorage): a script injected into a
+// page cannot carry it away. State-changing calls repeat the readable CSRF cookie in X-CSRF-Token.
+const CSRF = "tapete_csrf";
+function cookie(name) {
+  const hit = document.cookie.split("; ").find((c) => c.startsWith(`${name}=`));
+  return hit ? decodeURIComponent(hit.slice(name.length + 1)) : null;
+}
 export const session = {
-  get token() { return localStorage.getItem(TOKEN); },
-  set token(v) { v ? localStorage.setItem(TOKEN, v) : localStorage.removeItem(TOKEN); },
+  get active() { return cookie(CSRF) !== null; },   // a session cookie was set with it (maybe expired)
   me: null,
 };
 
@@ -20,15 +25,16 @@ export function uuid() {
 /** Call the JSON API. Money-moving calls get an Idempotency-Key. Throws the server's error document. */
 export async function api(path, { method = "GET", body, idem = method === "POST" } = {}) {
   const headers = { "content-type": "application/json" };
-  if (session.token) headers.authorization = `Bearer ${session.token}`;
+  if (method !== "GET" && cookie(CSRF)) headers["x-csrf-token"] = cookie(CSRF);
   if (idem) headers["idempotency-key"] = uuid();
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(path, { method, headers, credentials: "same-origin",
+    body: body === undefined ? undefined : JSON.stringify(body) });
   const doc = await res.json().catch(() => ({ error: { code: `http-${res.status}`, message: res.statusText } }));
   if (!res.ok) {
     const err = new Error(doc?.error?.message ?? res.statusText);
     err.doc = doc;
     err.status = res.status;
-    if (res.status === 401 && path !== "/api/login") session.token = null;
+    if (res.status === 401) session.me = null;
     throw err;
   }
   return doc;
@@ -41,6 +47,7 @@ export const el = (tag, attrs = {}, ...children) => {
     if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else if (k === "class") node.className = v;
     else if (k === "dataset") Object.assign(node.dataset, v);
+    else if (k === "style") node.style.cssText = v;    // CSSOM, which the pages' CSP (style-src 'self') allows
     else node.setAttribute(k, v === true ? "" : v);
   }
   for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
@@ -84,17 +91,17 @@ export async function attempt(fn) {
 /** The header's session box: who is logged in, their balance, log out. */
 export async function renderSession() {
   const box = document.getElementById("session");
-  if (!session.token) {
+  if (session.active) {
+    try {
+      session.me = await api("/api/me");
+    } catch {
+      session.me = null;
+    }
+  }
+  if (!session.me) {
     box.replaceChildren(el("span", {}, t("not_logged")), " ",
       el("a", { href: `/login?next=${encodeURIComponent(location.pathname)}`, class: "button" }, t("login")));
-    session.me = null;
     return null;
-  }
-  try {
-    session.me = await api("/api/me");
-  } catch {
-    session.token = null;
-    return renderSession();
   }
   const me = session.me;
   box.replaceChildren(...[
@@ -107,7 +114,7 @@ export async function renderSession() {
 
 async function logout() {
   try { await api("/api/logout", { method: "POST", idem: false }); } catch { /* gone already */ }
-  session.token = null;
+  session.me = null;
   location.href = "/";
 }
 
@@ -120,11 +127,13 @@ export function setBalance(cents) {
 export function stream(tableId, onRecord) {
   let stopped = false;
   const connect = () => {
-    if (!session.token || stopped) return;
+    if (!session.me || stopped) return;
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${proto}://${location.host}/api/tables/${tableId}/stream?token=${encodeURIComponent(session.token)}`);
+    // the session cookie goes with the handshake (same site); the server checks its Origin
+    const ws = new WebSocket(`${proto}://${location.host}/api/tables/${tableId}/stream`);
     ws.onmessage = (m) => { try { onRecord(JSON.parse(m.data)); } catch { /* pong */ } };
-    ws.onclose = () => { if (!stopped) setTimeout(connect, 1500); };
+    // 4401: the session has ended, 4403/4404: refused for good; anything else: reconnect
+    ws.onclose = (e) => { if (!stopped && ![4401, 4403, 4404].includes(e.code)) setTimeout(connect, 1500); };
     const ping = setInterval(() => ws.readyState === 1 ? ws.send("ping") : null, 20000);
     ws.addEventListener("close", () => clearInterval(ping));
   };

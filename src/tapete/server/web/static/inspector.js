@@ -19,7 +19,9 @@ async function audit() {
   const chain = out.chain || {};
   $("chain").replaceChildren(el("p", { id: "chain-status", class: chain.ok ? "ok" : "bad", "data-ok": String(chain.ok) },
     chain.ok ? `✔ ${t("chain_ok")}` : `✘ ${t("chain_broken")}`, ` · ${chain.records ?? out.records.length} ${t("records")}`,
-    chain.tables?.[table]?.hash ? el("code", { class: "hash", id: "chain-head" }, ` ${chain.tables[table].hash}`) : null));
+    // the stored head: noted by the inspector, it checks an export offline (`tapete audit verify --head HASH`)
+    out.head ? el("span", {}, ` · ${t("log_head")} #${out.head.seq}: `,
+      el("code", { class: "hash", id: "chain-head", title: "tapete audit verify --head" }, out.head.hash)) : null));
   $("audit").replaceChildren(el("table", { class: "audit" },
     el("thead", {}, el("tr", {}, ["#", t("time"), t("kind_col"), t("actor"), t("data"), t("hash")].map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, out.records.slice(-100).reverse().map((r) => el("tr", {},

@@ -1,10 +1,10 @@
-import { api, attempt, renderSession, session } from "./app.js";
+import { api, attempt, renderSession } from "./app.js";
 
 const next = new URLSearchParams(location.search).get("next") || "/";
 
 async function login(username, password) {
-  const out = await api("/api/login", { method: "POST", body: { username, password }, idem: false });
-  session.token = out.token;
+  // the session comes back as an HttpOnly cookie: this page never holds the token
+  await api("/api/session", { method: "POST", body: { username, password }, idem: false });
   location.href = next.startsWith("/") ? next : "/";
 }
 

@@ -129,7 +129,7 @@ let timer = null;
 function schedule() { clearTimeout(timer); timer = setTimeout(refresh, 120); }
 
 async function refresh() {
-  if (!session.token) return;
+  if (!session.me) return;
   try {
     const [full, view, me] = await Promise.all([
       api(`/api/tables/${tableId}`), api(`/api/tables/${tableId}/view?recent=${family.recent ?? 1}`), api("/api/me")]);
