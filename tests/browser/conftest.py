@@ -148,11 +148,14 @@ def browser() -> Iterator[Any]:
 
 
 class Person:
-    """One logged-in browser context (its own localStorage) and its page."""
+    """One logged-in browser context (its own cookies: the session is an HttpOnly cookie) and its page."""
 
-    def __init__(self, browser: Any, server: LiveServer, user: str | None, lang: str = "en") -> None:
+    def __init__(self, browser: Any, server: LiveServer, user: str | None, lang: str = "en", csp: bool = False) -> None:
         self.server = server
-        self.context = browser.new_context(viewport=VIEWPORT, locale="en-GB" if lang == "en" else "es-ES")
+        # bypass_csp: Playwright's wait_for_function evaluates its string predicates with eval, which the pages'
+        # CSP forbids; test_browser_security.py drives the pages with the CSP in force (csp=True).
+        self.context = browser.new_context(viewport=VIEWPORT, locale="en-GB" if lang == "en" else "es-ES",
+                                           bypass_csp=not csp)
         self.context.set_default_timeout(10_000)
         self.page = self.context.new_page()
         self.errors: list[str] = []
@@ -177,11 +180,11 @@ class Person:
 
 @pytest.fixture(scope="module")
 def people(browser: Any, server: LiveServer) -> Iterator[Any]:
-    """people(user, lang='en') -> Person, closed at the end of the module."""
+    """people(user, lang='en', csp=False) -> Person, closed at the end of the module."""
     made: list[Person] = []
 
-    def make(user: str | None, lang: str = "en") -> Person:
-        person = Person(browser, server, user, lang)
+    def make(user: str | None, lang: str = "en", csp: bool = False) -> Person:
+        person = Person(browser, server, user, lang, csp)
         made.append(person)
         return person
 
