@@ -329,3 +329,16 @@ def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     yield server
     server.stop()
     time.sleep(0.1)
+
+
+def test_session_cache_forgets_stale_sessions(casino: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Memory (item 9): every token ever seen stayed in the session cache; stale entries are dropped."""
+    from tapete.server import auth as auth_module
+
+    auth = casino.client.app.state.server.auth
+    monkeypatch.setattr(auth_module, "CACHE_PRUNE_AT", 8, raising=False)
+    monkeypatch.setattr(auth_module, "SESSION_CACHE_S", 0.0)
+    for _ in range(30):
+        token = casino.client.post("/api/login", json={"username": "luis", "password": PASSWORD}).json()["token"]
+        assert casino.client.get("/api/me", headers={"Authorization": f"Bearer {token}"}).status_code == 200
+    assert len(auth._cache) <= 8

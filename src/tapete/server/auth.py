@@ -26,6 +26,7 @@ from tapete.server.config import Security
 from tapete.server.db import Database, attempts, sessions, users
 
 SESSION_CACHE_S = 5.0
+CACHE_PRUNE_AT = 1024
 
 
 @dataclass(frozen=True)
@@ -219,6 +220,8 @@ class Auth:
         if user is None:
             raise TapeteError("unauthenticated", "the user no longer exists")
         with self._lock:
+            if len(self._cache) >= CACHE_PRUNE_AT:      # entries live SESSION_CACHE_S: drop the stale ones,
+                self._cache = {k: v for k, v in self._cache.items() if v[0] > now}   # or every token stays
             self._cache[digest] = (now + SESSION_CACHE_S, user, row[1])
         return user
 

@@ -54,6 +54,14 @@ sessions = Table(
     Column("expires_at", Float, nullable=False),
 )
 
+attempts = Table(
+    "attempts", metadata,                                  # rate limits shared by every process: failed logins...
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(200), nullable=False),            # user:<name>, addr:<ip>, register:<ip>
+    Column("ts", Float, nullable=False),
+    Index("ix_attempts_key", "key", "ts"),
+)
+
 accounts = Table(
     "accounts", metadata,
     Column("id", String(160), primary_key=True),           # wallet:alice, stakes:t1, float:t1, commission:t1, bank, cage...
@@ -163,14 +171,6 @@ idempotency = Table(
     Column("status", Integer, nullable=False),
     Column("response", JSON, nullable=False),
     Column("created_at", Float, nullable=False),
-)
-
-attempts = Table(
-    "attempts", metadata,                                  # rate limits shared by every process: failed logins...
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("key", String(200), nullable=False),            # user:<name>, addr:<ip>, register:<ip>
-    Column("ts", Float, nullable=False),
-    Index("ix_attempts_key", "key", "ts"),
 )
 
 meta_kv = Table(

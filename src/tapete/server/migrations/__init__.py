@@ -19,8 +19,9 @@ def alembic_config(url: str | None = None) -> Any:
     return cfg
 
 
-def upgrade(db: Any, revision: str = "head") -> None:
-    """Bring the database to `revision`; concurrent servers on PostgreSQL serialise on an advisory lock."""
+def upgrade(db: Any, revision: str = "heads") -> None:
+    """Bring the database to `revision` (every head: branches that add independent tables need no merge
+    revision); concurrent servers on PostgreSQL serialise on an advisory lock."""
     from alembic import command
 
     cfg = alembic_config(db.url)

@@ -1,6 +1,6 @@
 """rate-limit attempts in the database (shared by every process, kept across restarts)
 
-Revision ID: 0002
+Revision ID: 0002o
 Revises: 0001
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0002'
+revision = '0002o'
 down_revision = '0001'
 branch_labels = None
 depends_on = None
