@@ -342,3 +342,50 @@ def test_session_cache_forgets_stale_sessions(casino: Any, monkeypatch: pytest.M
         token = casino.client.post("/api/login", json={"username": "luis", "password": PASSWORD}).json()["token"]
         assert casino.client.get("/api/me", headers={"Authorization": f"Bearer {token}"}).status_code == 200
     assert len(auth._cache) <= 8
+
+
+def test_reads_never_wait_behind_password_hashing(casino: Any) -> None:
+    """Item 4: logins whose argon2 hash is stuck hold the hashing pool, not the worker threads reads need (a
+    read completes while every hash is still blocked). Before, each login held a worker thread while it hashed."""
+    import threading
+
+    auth = casino.client.app.state.server.auth
+    gate, entered = threading.Event(), threading.Event()
+    hasher = auth.hasher
+
+    class Stuck:
+        def verify(self, *args: Any) -> Any:
+            entered.set()
+            gate.wait(60)
+            return hasher.verify(*args)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(hasher, name)
+
+    auth.hasher = Stuck()
+    # more logins than the server has worker threads (2 on SQLite, 8 on PostgreSQL)
+    logins = [threading.Thread(target=casino.client.post, args=("/api/login",),
+                               kwargs={"json": {"username": "luis", "password": PASSWORD}}) for _ in range(12)]
+    for t in logins:
+        t.start()
+    assert entered.wait(30)
+    answers: list[int] = []
+    reader = threading.Thread(target=lambda: answers.extend(
+        casino.client.get(p).status_code for p in ("/api/tables", "/api/tables/ruleta/layout", "/api/health")))
+    reader.start()
+    reader.join(20)
+    read_while_stuck = answers == [200, 200, 200]
+    gate.set()
+    reader.join(30)
+    for t in logins:
+        t.join(30)
+    auth.hasher = hasher
+    assert read_while_stuck, answers
+
+
+def test_a_flood_of_logins_is_told_busy(casino: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past HASH_QUEUE logins waiting for the hashing pool, the next is answered 503 busy at once."""
+    auth = casino.client.app.state.server.auth
+    monkeypatch.setattr(type(auth), "HASH_QUEUE", -1, raising=False)
+    r = casino.client.post("/api/login", json={"username": "luis", "password": PASSWORD})
+    assert r.status_code == 503 and code(r) == "busy"
