@@ -32,7 +32,7 @@ def session_settings(lang: str | None, balance: float, minimum: float) -> tuple[
 
     speech = lang or i18n.from_locale()
     if speech not in i18n.languages():
-        raise TapeteError("bad-request", i18n.render("en", "play.bad-lang", lang=speech,
+        raise TapeteError("bad-request", i18n.render("en", "play.bad-lang", code=speech,
                                                      langs=", ".join(i18n.languages())))
     if not (math.isfinite(balance) and 0 < balance <= MAX_CHIPS):
         raise TapeteError("bad-request", i18n.render(speech, "play.bad-balance"))

@@ -161,7 +161,7 @@ def play_blackjack(game: BlackjackGame, jurisdiction: str, *, minimum: int, bala
 
     def after_deal() -> None:
         console.print(table_view(game, state, shown()))
-        if state.phase == "window":
+        if state.phase == "window" and state.dealer and state.dealer[0][0] == "A":
             v.say("blackjack.insurance-window", "italic")
 
     while True:
@@ -254,8 +254,10 @@ def play_blackjack(game: BlackjackGame, jurisdiction: str, *, minimum: int, bala
             v.warn("common.you-have", amount=Money(shown()))
             continue
         if step(Act(verb, bet=bet.id, fields=fields)):
-            if verb in ("double", "split", "insure"):
+            if verb in ("double", "split", "insure") and state.phase != "betting":
                 v.say("blackjack.more-at-risk", amount=Money(cost), balance=Money(shown()))
+            elif verb in ("double", "split", "insure"):
+                v.say("blackjack.more-staked", amount=Money(cost))
             if state.phase == "betting":
                 settle_round()
             else:
