@@ -20,7 +20,7 @@ from tapete.engine.shoe import Shoe
 from tapete.games.baccarat import tableau
 from tapete.i18n import Money
 from tapete.terminal import register_player
-from tapete.terminal.voice import QUIT_WORDS, Quit, voice
+from tapete.terminal.voice import QUIT_WORDS, Quit, Voice, voice
 
 SUITS = {"S": ("♠", "white"), "C": ("♣", "white"), "H": ("♥", "red"), "D": ("♦", "red")}
 PB_ALIASES = {"punto": "player", "player": "player", "p": "player", "banca": "banker", "banker": "banker",
@@ -67,7 +67,7 @@ def who(name: str, key: str, **params: object) -> str:
 @register_player("punto-banca")
 def play_punto_banca(game, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,  # noqa: ANN001
                      console: Console, read: Callable[[str], str]) -> None:
-    v = voice()
+    v = voice(console, read)
     rng = TableRng.from_hex(seed) if seed else TableRng()
     state = game.open(jurisdiction, {"minimum": minimum})
     rules = game.rules[jurisdiction]
@@ -167,7 +167,7 @@ class Robot:
 @register_player("chemin-de-fer")
 def play_chemin_de_fer(game, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,  # noqa: ANN001
                        console: Console, read: Callable[[str], str]) -> None:
-    v = voice()
+    v = voice(console, read)
     rng = TableRng.from_hex(seed) if seed else TableRng()
     robot = Robot(rng, minimum)
     state = game.open(jurisdiction, {"minimum": minimum, "departments": SEATS})
@@ -233,7 +233,7 @@ def play_chemin_de_fer(game, jurisdiction: str, *, minimum: int, balance: int, s
                 while True:                         # a stake the table refuses is asked again
                     answer = ask("bac.cf-stake", play=Money(in_play))
                     if answer in QUIT_WORDS:
-                        return _leave(game, state, balance)
+                        return _leave(game, state, balance, v)
                     if not answer:
                         break
                     call = answer == "banco"
@@ -331,13 +331,13 @@ def play_chemin_de_fer(game, jurisdiction: str, *, minimum: int, balance: int, s
             v.say("bac.passes", "italic", name=NAMES[banker_seat])
             offer = banker_seat % SEATS + 1
         v.say("common.your-chips", amount=Money(balance))
-    _leave(game, state, balance)
+    _leave(game, state, balance, v)
 
 
-def _leave(game, state, balance: int) -> None:  # noqa: ANN001
+def _leave(game, state, balance: int, v: Voice) -> None:  # noqa: ANN001
     """Leaving between coups: the player's bank is paid back and his stakes not yet dealt are taken back."""
     bank = state.bank()
     if bank is not None and bank.player == "you":
         balance += paid(bank.returned(bank.id))
     balance += sum(s.amount for s in state.stakes if s.final == "open" and s.player == "you")
-    voice().say("common.goodbye", amount=Money(balance))
+    v.say("common.goodbye", amount=Money(balance))

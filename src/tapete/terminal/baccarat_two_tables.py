@@ -41,7 +41,7 @@ def parse_stake(line: str) -> tuple[tuple[int, ...], int]:
 @register_player("baccarat-two-tables")
 def play_two_tables(game, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,  # noqa: ANN001
                     console: Console, read: Callable[[str], str]) -> None:
-    v = voice()
+    v = voice(console, read)
     rng = TableRng.from_hex(seed) if seed else TableRng()
     rules = game.rules[jurisdiction]
     state = game.open(jurisdiction, {"minimum": minimum})

@@ -65,7 +65,7 @@ class Session:
     def __init__(self, game: BankedGame, jurisdiction: str, minimum: int, balance: int, seed: str | None,
                  console: Console, read: Callable[[str], str], table: dict[str, Any] | None = None) -> None:
         self.game, self.console, self.read = game, console, read
-        self.v = voice()
+        self.v = voice(console, read)
         self.rng = TableRng.from_hex(seed) if seed else TableRng()
         self.state: BankedState = game.open(jurisdiction, {"minimum": minimum, **(table or {})})
         self.start = self.balance = balance

@@ -112,7 +112,7 @@ def play_blackjack(game: BlackjackGame, jurisdiction: str, *, minimum: int, bala
                    console: Console, read: Callable[[str], str]) -> None:
     from tapete.analysis.blackjack import advice
 
-    v = voice()
+    v = voice(console, read)
     wallet = balance          # the player's money, at risk or not; shown: wallet - at_risk(state)
     rng = TableRng.from_hex(seed) if seed else TableRng()
     state = game.open(jurisdiction, {"minimum": minimum})

@@ -85,7 +85,7 @@ def describe(kind: str, on: tuple[int, ...] | list[int] | None) -> str:
 @register_player("boule")
 def play_boule(game: BouleGame, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
                console: Console, read: Callable[[str], str]) -> None:
-    v = voice()
+    v = voice(console, read)
     rng = TableRng.from_hex(seed) if seed else TableRng()
     state = game.open(jurisdiction, {"minimum": minimum})
     counter = 0

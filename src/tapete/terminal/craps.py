@@ -164,7 +164,7 @@ def layout(state: CrapsState, rules: CrapsRules, last: list[int] | None) -> Grou
 @register_player("craps")
 def play_craps(game: CrapsGame, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
                console: Console, read: Callable[[str], str]) -> None:
-    v = voice()
+    v = voice(console, read)
     rng = TableRng.from_hex(seed) if seed else TableRng()
     rules = game.rules_for(jurisdiction)
     state = game.open(jurisdiction, {"minimum": minimum})

@@ -84,7 +84,7 @@ def layout_view(game: MonteBanca, state: MBState) -> Table:
 @register_player("monte-banca")
 def play_monte_banca(game: MonteBanca, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
                      console: Console, read: Callable[[str], str]) -> None:
-    v = voice()
+    v = voice(console, read)
     rng = TableRng.from_hex(seed) if seed else TableRng()
     state = game.open(jurisdiction, {"minimum": minimum})
 
@@ -166,7 +166,7 @@ def play_monte_banca(game: MonteBanca, jurisdiction: str, *, minimum: int, balan
 @register_player("casino-monte")
 def play_casino_monte(game: CasinoMonte, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
                       console: Console, read: Callable[[str], str]) -> None:
-    v = voice()
+    v = voice(console, read)
     rng = TableRng.from_hex(seed) if seed else TableRng()
     rules = game.rules_for(jurisdiction)
 

@@ -240,7 +240,7 @@ def showdown(game: CircleGame, state: CircleState) -> list[str]:
 @register_player(*VARIANTS)
 def play_poker(game: CircleGame, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
                console: Console, read: Callable[[str], str]) -> None:
-    v = voice()
+    v = voice(console, read)
     rng = TableRng.from_hex(seed) if seed else TableRng()
     you = YOU
     names = [you, *BOTS]

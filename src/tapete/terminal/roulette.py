@@ -163,7 +163,7 @@ def announce(n: int) -> str:
 @register_player("roulette-french", "roulette-french-short", "roulette-american")
 def play_roulette(game: RouletteGame, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
                   console: Console, read: Callable[[str], str]) -> None:
-    v = voice()
+    v = voice(console, read)
     rng = TableRng.from_hex(seed) if seed else TableRng()
     state = game.open(jurisdiction, {"minimum": minimum})
     credited: set[str] = set()

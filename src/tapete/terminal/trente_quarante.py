@@ -52,7 +52,7 @@ def rows_view(state: TQState, balance: int) -> Panel:
 @register_player("trente-quarante")
 def play_trente_quarante(game: TrenteQuaranteGame, jurisdiction: str, *, minimum: int, balance: int,
                          seed: str | None, console: Console, read: Callable[[str], str]) -> None:
-    v = voice()
+    v = voice(console, read)
     rng = TableRng.from_hex(seed) if seed else TableRng()
     state = game.open(jurisdiction, {"minimum": minimum})
     game.live_shoe(state, rng)

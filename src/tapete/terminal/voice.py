@@ -107,11 +107,15 @@ class Voice:
 CURRENT: list[Voice] = []
 
 
-def voice() -> Voice:
-    """The voice of the session `play_game` opened (English on a plain console when called outside one)."""
-    if not CURRENT:
-        console = Console()
-        CURRENT.append(Voice("en", console, console.input))
+def voice(console: Console | None = None, read: Callable[[str], str] | None = None) -> Voice:
+    """The voice of the session `play_game` opened. A table called directly with its own console (a test, another
+    front end) gets an English voice on that console and reader; called outside any session, English on stdout."""
+    if CURRENT and (console is None or CURRENT[-1].console is console):
+        return CURRENT[-1]
+    if console is not None:
+        return Voice("en", console, read or console.input)
+    console = Console()
+    CURRENT.insert(0, Voice("en", console, console.input))
     return CURRENT[-1]
 
 

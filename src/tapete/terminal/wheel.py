@@ -81,7 +81,7 @@ def strip(index: int, width: int = 9) -> Text:
 @register_player("wheel-of-fortune")
 def play_wheel(game: WheelOfFortuneGame, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
                console: Console, read: Callable[[str], str]) -> None:
-    v = voice()
+    v = voice(console, read)
     rng = TableRng.from_hex(seed) if seed else TableRng()
     state = game.open(jurisdiction, {"minimum": minimum})
     rules = WHEEL_RULES[jurisdiction]
