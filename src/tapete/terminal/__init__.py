@@ -41,8 +41,8 @@ def session_settings(lang: str | None, balance: float, minimum: float) -> tuple[
     return speech, round(balance * 100), round(minimum * 100)
 
 
-def play_game(game: Any, jurisdiction: str, *, minimum: int, balance: int, seed: str | None, console: Console,
-              read: Callable[[str], str] | None = None, lang: str = "en") -> None:
+def load_players() -> dict[str, Callable[..., None]]:
+    """Import every terminal table (each registers its games) and return the registry."""
     import tapete.terminal.baccarat  # noqa: F401
     import tapete.terminal.baccarat_two_tables  # noqa: F401
     import tapete.terminal.banked_poker  # noqa: F401
@@ -55,6 +55,13 @@ def play_game(game: Any, jurisdiction: str, *, minimum: int, balance: int, seed:
     import tapete.terminal.trente_quarante  # noqa: F401
     import tapete.terminal.wheel  # noqa: F401
     from tapete.terminal import roulette  # noqa: F401  (registers its games)
+
+    return PLAYERS
+
+
+def play_game(game: Any, jurisdiction: str, *, minimum: int, balance: int, seed: str | None, console: Console,
+              read: Callable[[str], str] | None = None, lang: str = "en") -> None:
+    load_players()
     from tapete.terminal.voice import CURRENT, Voice
 
     player = PLAYERS.get(game.id)
