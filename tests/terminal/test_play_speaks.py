@@ -104,9 +104,11 @@ def test_blackjack_balance_drops_at_once_after_a_split(lang: str) -> None:
 
 
 def test_blackjack_balance_drops_at_once_after_a_double() -> None:
-    screen, _ = session("blackjack", "en", ["10", "", "d", "quit", "n", "quit", "y"], seed=f"{8:064x}")
-    if "more on the table" in screen:               # the double was allowed and the round still in play
-        assert "Balance: €480.00" in screen
+    # seed 5: box 2 is 3-7 (10), box 3 still to play after it doubles
+    screen, _ = session("blackjack", "en", ["10", "10 box 2", "10 box 3", "", "s", "d", "quit", "y"],
+                        seed=f"{5:064x}")
+    assert "€10.00 more on the table. Balance: €460.00." in screen          # 500 - 3 x 10 - 10 at once
+    assert "balance €460.00" in screen and "You leave with €460.00" in screen
 
 
 def test_blackjack_quit_mid_hand_asks_and_does_not_act() -> None:
