@@ -20,7 +20,7 @@ from tapete.engine.events import Act, Bet, Deal
 from tapete.games.blackjack.game import BJState, BlackjackGame, pretty
 from tapete.i18n import Money
 from tapete.terminal import register_player
-from tapete.terminal.voice import Quit, voice
+from tapete.terminal.voice import CURRENT, Quit, Voice, voice
 
 STYLES = {"S": "bold black on yellow", "H": "bold white on grey23", "D": "bold black on green3",
           "Ds": "bold black on dark_sea_green2", "R": "bold white on magenta", "Rs": "bold white on orchid",
@@ -44,21 +44,22 @@ def print_chart(jurisdiction: str, console: Console, as_json: bool = False) -> N
     if as_json:
         print(json.dumps({"game": "blackjack", **data}, ensure_ascii=False, indent=1))
         return
+    v = voice(console) if CURRENT and CURRENT[-1].console is console else Voice("en", console, console.input)
     for name in ("hard", "soft", "pairs"):
-        table = Table(title=f"{name} — dealer's card →", title_justify="left", padding=(0, 1))
-        table.add_column("hand", style="bold")
+        table = Table(title=v.plain("blackjack.chart-title", name=v.plain(f"blackjack.chart-{name}")),
+                      title_justify="left", padding=(0, 1))
+        table.add_column(v.plain("blackjack.chart-hand"), style="bold")
         for up in data["up"]:
             table.add_column(up, justify="center")
         for hand, cells in data[name].items():
             table.add_row(hand, *[Text(f" {c:<2}", style=STYLES[c]) for c in cells])
         console.print(table)
     legend = Text("  ")
-    for code, meaning in data["legend"].items():
+    for code in data["legend"]:
         legend.append(f" {code} ", style=STYLES[code])
-        legend.append(f" {meaning}  ")
+        legend.append(f" {v.plain('blackjack.legend.' + code)}  ")
     console.print(legend)
-    console.print(f"Blackjack {jurisdiction}: house edge under this chart [bold]{data['house_edge_percent']:.4f} %[/bold] "
-                  "(exact for a full 6-deck shoe; docs/games/blackjack.md)")
+    console.print(v.t("blackjack.chart-edge", jurisdiction=jurisdiction, edge=f"{data['house_edge_percent']:.4f}"))
 
 
 def _cards(cards: list[str]) -> Text:
