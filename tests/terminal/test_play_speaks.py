@@ -212,3 +212,8 @@ def test_a_few_rounds_in_spanish_stay_in_spanish(game_id: str) -> None:
     names = getattr(get_game(game_id).rules_for(jurisdiction), "names", None) or {}
     assert_player_facing(screen, "es", allowed=tuple(sorted(names.values(), key=len, reverse=True)))
     assert "Te retiras con" in screen
+
+
+def test_a_bad_seed_is_refused() -> None:
+    result = CliRunner().invoke(app, ["play", "roulette-french", "--seed", "zz", "--lang", "en"])
+    assert result.exit_code == 2 and "Traceback" not in result.output and "--seed" in result.output

@@ -62,7 +62,14 @@ def load_players() -> dict[str, Callable[..., None]]:
 def play_game(game: Any, jurisdiction: str, *, minimum: int, balance: int, seed: str | None, console: Console,
               read: Callable[[str], str] | None = None, lang: str = "en") -> None:
     load_players()
+    from tapete import i18n
     from tapete.terminal.voice import CURRENT, Voice
+
+    if seed is not None:
+        try:
+            bytes.fromhex(seed)
+        except ValueError:
+            raise TapeteError("bad-request", i18n.render(lang, "play.bad-seed")) from None
 
     player = PLAYERS.get(game.id)
     if player is None:
