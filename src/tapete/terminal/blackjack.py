@@ -128,13 +128,16 @@ def play_blackjack(game: BlackjackGame, jurisdiction: str, *, minimum: int, bala
     def shown() -> int:
         return wallet - at_risk(state)
 
-    def step(event: object, kind: str = "main") -> bool:
+    def step(event: object) -> bool:
         nonlocal state
         was_last = state.last_of_shoe
         try:
             state = game.step(state, event)  # type: ignore[arg-type]
         except TapeteError as exc:
-            v.error(exc, minimum=state.limits.minimum, maximum=state.limits.maximum)
+            if exc.code == "illegal-action" and isinstance(event, Act):   # say which decision the rules refuse
+                v.warn(f"blackjack.cannot.{event.do}")
+            else:
+                v.error(exc, minimum=state.limits.minimum, maximum=state.limits.maximum)
             return False
         if state.last_of_shoe and not was_last:
             v.say("blackjack.cut-card", "italic")
