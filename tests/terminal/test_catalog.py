@@ -51,3 +51,27 @@ def test_a_new_language_falls_back_key_by_key(tmp_path, monkeypatch: pytest.Monk
     finally:
         i18n._file.cache_clear()
         i18n.area.cache_clear()
+
+
+def test_the_areas_do_not_shadow_each_other() -> None:
+    for lang in ("es", "en"):
+        assert not set(i18n._file(lang, "web")) & set(i18n._file(lang, "play"))
+
+
+def test_every_key_the_terminal_names_is_in_the_catalog() -> None:
+    """The literal keys the terminal tables pass to their voice (a typo would be a KeyError at the table)."""
+    import re
+    from pathlib import Path
+
+    import tapete.terminal
+
+    pattern = re.compile(r"""\b(?:say|warn|t|plain|read|ask|who)\(\s*(?:[A-Za-z_.]+\s*,\s*)?"([a-z0-9-]+\.[a-z0-9.-]+)\"""")
+    found = set()
+    for path in Path(tapete.terminal.__file__).parent.glob("*.py"):
+        found |= set(pattern.findall(path.read_text(encoding="utf-8")))
+    assert len(found) > 150
+    play = i18n._file("es", "play")
+    prefixes = {k for k in found if k.endswith(".")}          # "bac.kind." + b.kind: a family of keys
+    assert all(any(key.startswith(p) for key in play) for p in prefixes)
+    missing = sorted(k for k in found - prefixes if k not in play and f"{k}.you" not in play)
+    assert not missing, missing
