@@ -18,6 +18,8 @@ ZERO_SEED = f"{5:064x}"          # the first spin of this seed is 0
 SPLIT_SEED = f"{3:064x}"         # blackjack: the first hand is J♣ 10♣, a pair to split
 HOLDEM_SEED = f"{5:064x}"
 # words that give English away in a Spanish session (lower case, whole words)
+SPANISH = ("apuesta", "apuestas", "saldo", "mesa", "gana", "pierde", "tus", "fichas", "te", "retiras", "crupier",
+           "casilla", "bote", "mano", "tienes", "quedan", "escribe", "ayuda", "salir", "golpe")
 ENGLISH = ("the", "you", "your", "bet", "bets", "wins", "loses", "balance", "leave", "table", "zero", "prison",
            "half", "box", "dealer", "chips", "pot", "board", "calls", "raises", "checks", "folds", "stake", "side")
 
@@ -37,7 +39,7 @@ def session(game: str, lang: str, lines: list[str], *, jurisdiction: str = "ES",
             answer = next(feed)
         except StopIteration:
             raise EOFError from None
-        console.print(answer, markup=False)
+        console.print(f"⟦{answer}⟧", markup=False)      # what the player typed, marked so checks skip it
         return answer
 
     play_game(get_game(game), jurisdiction, minimum=100, balance=balance, seed=seed, console=console, read=read,
@@ -47,7 +49,7 @@ def session(game: str, lang: str, lines: list[str], *, jurisdiction: str = "ES",
 
 def typed(screen: str) -> str:
     """The screen less what the player typed (the lines after a prompt), so the checks read the table's words."""
-    return "\n".join(re.sub(r"(> |\] )[^\n]*$", r"\1", line) for line in screen.splitlines())
+    return re.sub(r"⟦[^⟧]*⟧", "", screen)
 
 
 def assert_player_facing(screen: str, lang: str, allowed: tuple[str, ...] = ()) -> None:
@@ -64,6 +66,8 @@ def assert_player_facing(screen: str, lang: str, allowed: tuple[str, ...] = ()) 
         assert not words & set(ENGLISH), words & set(ENGLISH)
     else:
         assert not re.search(r"\d,\d\d €", text), "a Spanish amount in an English session"
+        words = set(re.findall(r"[a-záéíóúñü]+", text.lower()))
+        assert not words & set(SPANISH), words & set(SPANISH)
 
 
 ROULETTE = ["rojo 10", "17 5", "docena 4 5", "17 4000", "", "x", "m", ""]
@@ -205,13 +209,16 @@ PLAYS = {   # a few rounds of each table, typed the Spanish way
 }
 
 
+@pytest.mark.parametrize("lang", ["es", "en"])
 @pytest.mark.parametrize("game_id", sorted(PLAYS))
-def test_a_few_rounds_in_spanish_stay_in_spanish(game_id: str) -> None:
+def test_a_few_rounds_stay_in_the_session_language(game_id: str, lang: str) -> None:
+    """The same typed lines (the tables take Spanish and English words alike) read back in one language."""
     jurisdiction = _jurisdiction(game_id)
-    screen, _ = session(game_id, "es", PLAYS[game_id], jurisdiction=jurisdiction)
+    lines = [{"s": "y"}.get(x, x) if lang == "en" and game_id == "omaha" else x for x in PLAYS[game_id]]
+    screen, _ = session(game_id, lang, lines, jurisdiction=jurisdiction)
     names = getattr(get_game(game_id).rules_for(jurisdiction), "names", None) or {}
-    assert_player_facing(screen, "es", allowed=tuple(sorted(names.values(), key=len, reverse=True)))
-    assert "Te retiras con" in screen
+    assert_player_facing(screen, lang, allowed=tuple(sorted(names.values(), key=len, reverse=True)))
+    assert ("Te retiras con" if lang == "es" else "You leave with") in screen
 
 
 def test_a_bad_seed_is_refused() -> None:
