@@ -223,7 +223,11 @@ def play_craps(game: CrapsGame, jurisdiction: str, *, minimum: int, balance: int
             try:
                 state = game.step(state, Act("remove", bet=bet_id))
             except TapeteError as exc:
-                v.error(exc)
+                held = next(b for b in state.bets if b.id == bet_id)
+                if exc.code == "illegal-action":
+                    v.warn("craps.cannot-remove", bet=name_of(held, rules, state))
+                else:
+                    v.error(exc)
                 continue
             for b in state.decided.values():
                 if b.id not in credited and b.player == "you":
@@ -263,8 +267,11 @@ def play_craps(game: CrapsGame, jurisdiction: str, *, minimum: int, balance: int
         try:
             state = game.step(state, Bet(f"b{counter + 1}", "you", kind, amount, on))
         except TapeteError as exc:
-            low_limit, high_limit = limits(game, state, kind)
-            v.error(exc, minimum=low_limit, maximum=high_limit)
+            if exc.code == "illegal-action":
+                v.warn("craps.not-now", bet=rules.names.get(kind, kind))
+            else:
+                low_limit, high_limit = limits(game, state, kind)
+                v.error(exc, minimum=low_limit, maximum=high_limit)
             continue
         counter += 1
         balance -= amount

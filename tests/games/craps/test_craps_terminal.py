@@ -38,7 +38,7 @@ def test_refusing_the_dice_passes_them_on() -> None:
 
 def test_bad_bets_are_explained_not_raised() -> None:
     text = session(["come 10", "odds 10", "place 7 10", "remove b9", "pass 10", "remove b1", "frobnicate 3", "quit"])
-    assert "You cannot do that now" in text                             # come on the come-out, remove a Win bet
+    assert "is not taken now" in text and "cannot be taken down" in text   # come on the come-out, remove a Win bet
     assert "You have no bet with a point to lay odds on" in text
     assert "does not fit the cloth" in text and "You have no bet b9" in text
     assert "I do not know the bet «frobnicate»" in text and "act names no bet" not in text
