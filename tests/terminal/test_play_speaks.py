@@ -224,3 +224,10 @@ def test_a_few_rounds_stay_in_the_session_language(game_id: str, lang: str) -> N
 def test_a_bad_seed_is_refused() -> None:
     result = CliRunner().invoke(app, ["play", "roulette-french", "--seed", "zz", "--lang", "en"])
     assert result.exit_code == 2 and "Traceback" not in result.output and "--seed" in result.output
+
+
+def test_quit_at_the_zero_question_leaves_without_choosing() -> None:
+    screen, _ = session("roulette-french", "en", ["red 10", "", "quit"])
+    assert "Zero: your red of €10.00" in screen
+    assert "stays in prison until the next spin" not in screen and "Half back" not in screen
+    assert "Your bet in prison (€10.00) stays on the table" in screen and "You leave with €490.00" in screen

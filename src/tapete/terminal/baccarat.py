@@ -281,9 +281,8 @@ def play_chemin_de_fer(game, jurisdiction: str, *, minimum: int, balance: int, s
                 if holder.player == "you":
                     try:
                         draw = v.ask("bac.cf-draw-ask", [card, no]) == card
-                    except Quit:
-                        draw = False
-                        v.say("two.advice-stand")
+                    except Quit:                     # leaving decides nothing: the stake stays on the table
+                        return _abandon(state, mine, bank, balance, v)
                 else:
                     draw = False                     # the croupier's advice on 5 (001:813)
                 game.apply(state, Act("draw" if draw else "stand", by="player"))
@@ -296,8 +295,8 @@ def play_chemin_de_fer(game, jurisdiction: str, *, minimum: int, balance: int, s
                                   .append(f"= {coup.banker.total()}   ({punto})"))
                     try:
                         draw = v.ask("bac.cf-bank-draw-ask", [card, no], advice=suggestion) == card
-                    except Quit:
-                        draw = suggestion == card
+                    except Quit:                     # leaving decides nothing: the bank stays on the table
+                        return _abandon(state, mine, bank, balance, v)
                 else:
                     draw = tableau.cell(tableau.T_CF, coup.banker.total(), coup.punto.column()) != "P"
                 game.apply(state, Act("draw" if draw else "stand", by="bank"))
@@ -332,6 +331,15 @@ def play_chemin_de_fer(game, jurisdiction: str, *, minimum: int, balance: int, s
             offer = banker_seat % SEATS + 1
         v.say("common.your-chips", amount=Money(balance))
     _leave(game, state, balance, v)
+
+
+def _abandon(state, mine: list[str], bank, balance: int, v: Voice) -> None:  # noqa: ANN001
+    """Leaving in the middle of a coup: nothing is decided for the player; his stakes (or his bank) stay."""
+    left = sum(s.amount for s in state.stakes if s.id in mine)
+    if bank.player == "you":
+        left += int(bank.holding)
+    v.say("two.quit-abandoned", amount=Money(left))
+    v.say("common.goodbye", amount=Money(balance))
 
 
 def _leave(game, state, balance: int, v: Voice) -> None:  # noqa: ANN001

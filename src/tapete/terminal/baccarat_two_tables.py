@@ -122,9 +122,11 @@ def play_two_tables(game, jurisdiction: str, *, minimum: int, balance: int, seed
                 yes, no = v.plain("two.card"), v.plain("two.no-card")
                 try:
                     draw = v.ask("two.draw-ask", [yes, no], side=side) == yes
-                except Quit:
-                    draw = False                          # the croupier's advice: stand on 5 (001:813)
-                    v.say("two.advice-stand")
+                except Quit:                              # leaving decides nothing: the stake stays on the table
+                    staked = next((s.amount for s in state.stakes if s.id == mine), 0)
+                    v.say("two.quit-abandoned", amount=Money(staked))
+                    v.say("common.goodbye", amount=Money(balance))
+                    return
             else:
                 draw = False                              # the croupier's advice on 5 (001:813)
             state = game.step(state, Act("draw" if draw else "stand", by=who))

@@ -220,8 +220,11 @@ def play_casino_monte(game: CasinoMonte, jurisdiction: str, *, minimum: int, bal
                 rematch, give = v.plain("monte.choice-rematch"), v.plain("monte.choice-surrender")
                 try:
                     picked = v.ask("monte.cm-tie", [rematch, give], amount=Money(main.amount))
-                except Quit:
-                    picked = give
+                except Quit:                # leaving decides nothing: the tied stakes stay on the table
+                    staked = sum(b.amount for b in state.bets if b.coup == state.coup and b.player == "you")
+                    v.say("two.quit-abandoned", amount=Money(staked))
+                    v.say("common.goodbye", amount=Money(balance - staked))
+                    return
                 state = game.step(state, Act("rematch" if picked == rematch else "surrender", bet=main.id))
             state = game.finish(state)
         except TapeteError as exc:

@@ -259,6 +259,7 @@ def play_roulette(game: RouletteGame, jurisdiction: str, *, minimum: int, balanc
                     console.print("  " + v.t(key, bet=describe(b), amount=Money(b.amount), paid=Money(paid)))
                 elif b.phase == "prison" and b.zeros and b.id not in credited:
                     console.print("  " + v.t("roulette.still-prison", bet=describe(b), amount=Money(b.amount)))
+            leaving = False
             for b in state.bets:
                 if b.phase == "choice":
                     if b.locked:
@@ -268,9 +269,9 @@ def play_roulette(game: RouletteGame, jurisdiction: str, *, minimum: int, balanc
                         prison, half = v.plain("roulette.choice-prison"), v.plain("roulette.choice-half")
                         try:
                             picked = v.ask("roulette.zero-ask", [prison, half], bet=describe(b), amount=Money(b.amount))
-                        except Quit:
-                            picked = prison          # leaving: the rules' default (prison) — said below
-                            v.say("roulette.zero-default")
+                        except Quit:                 # leaving decides nothing: the bet stays on the table
+                            leaving = True
+                            break
                         answer = "half" if picked == half else "prison"
                     state = game.step(state, Act(answer, bet=b.id))
                     if answer == "half":
@@ -280,6 +281,11 @@ def play_roulette(game: RouletteGame, jurisdiction: str, *, minimum: int, balanc
                         v.say("roulette.half-back", amount=Money(paid))
                     else:
                         v.say("roulette.to-prison", bet=describe(b), amount=Money(b.amount))
+            if leaving:
+                held = sum(b.amount for b in state.bets if b.phase in ("prison", "choice"))
+                v.say("roulette.quit-prison", amount=Money(held))
+                v.say("common.goodbye", amount=Money(balance))
+                return
             show()
             continue
         line, chips = split_chips(line) if american else (line, None)

@@ -100,6 +100,7 @@ def play_trente_quarante(game: TrenteQuaranteGame, jurisdiction: str, *, minimum
                     net = got - b.amount - math.floor(b.premium)
                     key = "tq.won" if net > 0 else "tq.lost" if net < 0 else "tq.even"
                     console.print("  " + v.t(key, bet=kind_name(b.kind), amount=Money(b.amount), net=Money(abs(net))))
+            leaving = False
             for b in state.bets:
                 if b.phase == "choice":
                     if b.locked:
@@ -109,9 +110,9 @@ def play_trente_quarante(game: TrenteQuaranteGame, jurisdiction: str, *, minimum
                         prison, half = v.plain("roulette.choice-prison"), v.plain("roulette.choice-half")
                         try:
                             picked = v.ask("tq.ask", [prison, half], bet=kind_name(b.kind), amount=Money(b.amount))
-                        except Quit:
-                            picked = prison
-                            v.say("roulette.zero-default")
+                        except Quit:                 # leaving decides nothing: the bet stays on the table
+                            leaving = True
+                            break
                         verb = "half" if picked == half else "prison"
                     state = game.step(state, Act(verb, bet=b.id))
                     if verb == "half":
@@ -121,6 +122,11 @@ def play_trente_quarante(game: TrenteQuaranteGame, jurisdiction: str, *, minimum
                         v.say("roulette.half-back", amount=Money(back))
                     else:
                         v.say("roulette.to-prison", bet=kind_name(b.kind), amount=Money(b.amount))
+            if leaving:
+                held = sum(b.amount for b in state.bets if b.phase in ("prison", "choice"))
+                v.say("roulette.quit-prison", amount=Money(held))
+                v.say("common.goodbye", amount=Money(balance))
+                return
             console.print(rows_view(state, balance))
             if state.shoe_ended:
                 game.live_shoe(state, rng)
