@@ -36,8 +36,8 @@ class Money:
 
 def languages() -> tuple[str, ...]:
     """The languages that have a folder in the catalog (es and en are complete; others may be partial)."""
-    return tuple(sorted(p.name for p in HERE.iterdir() if p.is_dir() and (p / "play.json").exists()
-                        or p.is_dir() and (p / "web.json").exists()))
+    return tuple(sorted(p.name for p in HERE.iterdir()
+                        if p.is_dir() and any((p / f"{name}.json").exists() for name in AREAS)))
 
 
 @cache
@@ -52,7 +52,7 @@ def _chain(lang: str) -> list[str]:
     chain = [lang]
     while (nxt := FALLBACK.get(chain[-1])) and nxt not in chain:
         chain.append(nxt)
-    return chain
+    return chain + [code for code in (DEFAULT, "en") if code not in chain]   # any language ends in es, then en
 
 
 @cache
