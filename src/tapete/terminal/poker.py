@@ -94,18 +94,6 @@ def bot_act(game: CircleGame, state: CircleState, rng: TableRng) -> Act:
     return Act(a.verb, bet=bet_id, fields={"amount": a.minimum})
 
 
-def default_act(game: CircleGame, state: CircleState) -> Act:
-    """What the rules do for a player who says nothing (VOCABULARY.md §8): check, else fold; the bring-in bets m;
-    the draw stands pat; the showdown shows."""
-    actions = {a.verb: a for a in game.legal_actions(state)}
-    for verb in ("check", "fold", "draw", "show"):
-        if verb in actions:
-            fields = {"cards": []} if verb == "draw" else {}
-            return Act(verb, bet=actions[verb].bet, fields=fields)
-    a = actions.get("bet") or actions.get("call") or next(iter(actions.values()))
-    return Act(a.verb, bet=a.bet, fields={"amount": a.minimum} if a.verb == "bet" else {})
-
-
 def parse_decision(line: str, game: CircleGame, state: CircleState) -> Act:
     """'c', 'f', 'b 20', 'r 40', 'a', 'd 1 4', 's', 'm' -> the act for the player due."""
     hand = state.hand
