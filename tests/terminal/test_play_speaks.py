@@ -231,3 +231,10 @@ def test_quit_at_the_zero_question_leaves_without_choosing() -> None:
     assert "Zero: your red of €10.00" in screen
     assert "stays in prison until the next spin" not in screen and "Half back" not in screen
     assert "Your bet in prison (€10.00) stays on the table" in screen and "You leave with €490.00" in screen
+
+
+def test_two_tables_a_broken_bank_changes_hands() -> None:
+    lines = [x for side in "12" * 4 for x in (f"{side} 40", "n", "n")] + ["", "", "quit"]
+    screen, _ = session("baccarat-two-tables", "en", lines, seed=f"{5:064x}")
+    assert "The bank is broken: Amparo leaves it." in screen and "Dámaso takes the bank" in screen
+    assert "Traceback" not in screen and "You leave with" in screen

@@ -62,6 +62,14 @@ def play_two_tables(game, jurisdiction: str, *, minimum: int, balance: int, seed
             new_shoe()
             v.say("two.new-shoe", "dim")
         bank = state.bank()
+        if bank is not None and bank.holding <= 0:        # la banca ha saltado: the banker leaves (001:984)
+            state = game.step(state, Act("pass", bet=bank.id))
+            v.say("two.bank-jumped", "italic", name=bank.player)
+            continue
+        if bank is not None and bank.coups >= 5 and rng.randbelow(4) == 0:    # a banker may leave between coups
+            state = game.step(state, Act("pass", bet=bank.id))
+            v.say("two.bank-passes", "italic", name=bank.player)
+            continue
         if bank is None:
             counter += 1
             who = BANKERS[banker % len(BANKERS)]
@@ -102,7 +110,10 @@ def play_two_tables(game, jurisdiction: str, *, minimum: int, balance: int, seed
         for k, punto in enumerate(PUNTOS):
             counter += 1
             stake = minimum * (1 + rng.randbelow(4))
-            state = game.step(state, Bet(f"s{counter}", punto, "player", stake, (k + 1,)))
+            try:
+                state = game.step(state, Bet(f"s{counter}", punto, "player", stake, (k + 1,)))
+            except TapeteError:
+                continue
             v.say("two.other-staked", "italic", name=punto, side=k + 1, amount=Money(stake))
         try:
             state = game.step(state, Deal())
