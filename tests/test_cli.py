@@ -102,8 +102,8 @@ def test_play_a_session_at_the_terminal() -> None:
     play_game(get_game("roulette-french"), "ES", minimum=100, balance=50_000, seed="00" * 32, console=console,
               read=lambda prompt: next(lines))
     text = out.getvalue()
-    assert "No va más" in text and "straight 17 5.00 €" in text
-    assert "is not two numbers that touch" in text and "unknown bet" in text
+    assert "No more bets" in text and "straight up 17: €5.00" in text
+    assert "does not fit the cloth" in text and "I do not know the bet" in text
     assert "You leave with" in text
 
 

@@ -194,14 +194,16 @@ def play(
     minimum: Annotated[float, typer.Option(help="table minimum in euros")] = 1.0,
     balance: Annotated[float, typer.Option(help="your chips in euros")] = 500.0,
     seed: Annotated[str | None, typer.Option(help="hex seed to replay a session")] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help="es or en (default: from LANG / LC_ALL)")] = None,
 ) -> None:
-    """Sit at a table at the terminal."""
-    from tapete.terminal import play_game
+    """Sit at a table at the terminal, in one language (docs/terminal.md)."""
+    from tapete.terminal import play_game, session_settings
 
     g = _game(game)
     try:
         g.rules_for(jurisdiction)
-        play_game(g, jurisdiction, minimum=round(minimum * 100), balance=round(balance * 100), seed=seed, console=console)
+        speech, cents, floor = session_settings(lang, balance, minimum)
+        play_game(g, jurisdiction, minimum=floor, balance=cents, seed=seed, console=console, lang=speech)
     except TapeteError as exc:
         _fail(exc, as_json=False)
 

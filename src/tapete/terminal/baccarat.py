@@ -14,18 +14,17 @@ from rich.table import Table
 from rich.text import Text
 
 from tapete.core.errors import TapeteError
-from tapete.core.money import euros
 from tapete.core.rng import TableRng
 from tapete.engine.events import Act, Bet, Deal
 from tapete.engine.shoe import Shoe
 from tapete.games.baccarat import tableau
+from tapete.i18n import Money
 from tapete.terminal import register_player
+from tapete.terminal.voice import QUIT_WORDS, Quit, Voice, voice
 
 SUITS = {"S": ("♠", "white"), "C": ("♣", "white"), "H": ("♥", "red"), "D": ("♦", "red")}
 PB_ALIASES = {"punto": "player", "player": "player", "p": "player", "banca": "banker", "banker": "banker",
               "b": "banker", "empate": "tie", "igualdad": "tie", "tie": "tie", "t": "tie"}
-PB_HELP = """[bold]Bets[/bold] (amounts in euros): [cyan]punto 10[/cyan]  [cyan]banca 10[/cyan]  [cyan]empate 2[/cyan] (not in ES)
-[bold]Table[/bold]: [cyan]deal[/cyan] (or an empty line)   [cyan]bets[/cyan]   [cyan]help[/cyan]   [cyan]quit[/cyan]"""
 
 
 def cards_text(cards: list[str]) -> Text:
@@ -39,8 +38,9 @@ def cards_text(cards: list[str]) -> Text:
 
 
 def euros_amount(text: str) -> int:
+    text = text.replace(",", ".")
     if not re.fullmatch(r"\d+(\.\d{1,2})?", text):
-        raise ValueError(f"an amount in euros, e.g. 10 or 2.50: {text!r}")
+        raise ValueError("common.bad-amount")
     return round(Fraction(text) * 100)
 
 
@@ -49,88 +49,94 @@ def paid(value: Fraction) -> int:
     return int(-(-value // 1))
 
 
-def _say(console: Console, lines: list[str]) -> None:
-    for line in lines:
-        console.print(f"[italic]Croupier: {line}[/italic]")
+def hands_panel(number: int, punto: list[str], banca: list[str]) -> Panel:
+    v = voice()
+    table = Table.grid(padding=(0, 2))
+    table.add_row(Text("PUNTO", style="bold blue"), cards_text(punto), Text(str(tableau.total(punto)), style="bold"))
+    table.add_row(Text("BANCA", style="bold red"), cards_text(banca), Text(str(tableau.total(banca)), style="bold"))
+    return Panel(table, title=v.plain("bac.coup", n=number), expand=False)
+
+
+def who(name: str, key: str, **params: object) -> str:
+    """A sentence about a player: the `you` form for the player, the third person for the others (whole sentences)."""
+    v = voice()
+    return v.t(f"{key}.you" if name == "you" else f"{key}.other", name=name, **params)
 
 
 # -- punto y banca ---------------------------------------------------------------------------------------------
 @register_player("punto-banca")
 def play_punto_banca(game, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,  # noqa: ANN001
                      console: Console, read: Callable[[str], str]) -> None:
+    v = voice(console, read)
     rng = TableRng.from_hex(seed) if seed else TableRng()
     state = game.open(jurisdiction, {"minimum": minimum})
     rules = game.rules[jurisdiction]
-    console.print(Panel.fit(f"[bold]{game.name_es}[/bold] — {jurisdiction}   minimum {euros(minimum)}   maximum "
-                            f"{euros(state.maximum)}   your chips {euros(balance)}\n[dim]seed {rng.seed.hex()} "
-                            "(replay with --seed)[/dim]\nType [cyan]help[/cyan] for the bets. "
-                            "[italic]Hagan sus apuestas.[/italic]"))
+    name = game.name_es if v.lang != "en" else game.name_en
+    console.print(Panel.fit(v.t("bac.pb-header", game=name, jurisdiction=jurisdiction, minimum=Money(minimum),
+                                maximum=Money(state.maximum), balance=Money(balance)) + "\n"
+                            + v.t("common.seed", seed=rng.seed.hex()) + "\n" + v.t("bac.pb-welcome")))
     burned = game.new_shoe(state, rng)
-    console.print(f"[dim]New shoe: the first card {burned[0]} burns {len(burned)} card(s).[/dim]")
+    v.say("bac.new-shoe", "dim", card=burned[0], n=len(burned))
     counter = 0
     while True:
-        try:
-            line = read("[bold green]> [/bold green]").strip().lower()
-        except (EOFError, KeyboardInterrupt):
-            line = "quit"
-        if line in ("quit", "exit", "q"):
+        line = v.read("common.prompt").lower()
+        if line in QUIT_WORDS:
             open_bets = [b for b in state.bets if b.final == "open"]
-            balance += sum(b.amount for b in open_bets)
-            console.print(f"[bold]Good night.[/bold] You leave with {euros(balance)}.")
+            balance += sum(b.amount for b in open_bets)        # bets not yet dealt are taken back
+            v.say("common.goodbye", amount=Money(balance))
             return
-        if line in ("help", "?"):
-            console.print(PB_HELP)
+        if line in ("help", "?", "ayuda"):
+            console.print(v.t("bac.pb-help"))
             continue
-        if line == "bets":
-            for b in state.bets:
-                if b.final == "open":
-                    console.print(f"  {b.id}: {b.kind} {euros(b.amount)}")
+        if line in ("bets", "apuestas"):
+            mine = [b for b in state.bets if b.final == "open"]
+            if not mine:
+                v.say("common.no-bets")
+            for b in mine:
+                console.print("  " + v.t("bac.bet-line", id=b.id, bet=v.plain("bac.kind." + b.kind), amount=Money(b.amount)))
             continue
-        if line in ("", "deal", "d", "cartas"):
+        if line in ("", "deal", "d", "cartas", "repartir"):
             if state.stop_card_out:
                 burned = game.new_shoe(state, rng)
-                console.print(f"[dim]The stop card came out: new shoe, {len(burned)} card(s) burned.[/dim]")
-            seen = len(state.log)
+                v.say("bac.stop-card", "dim", n=len(burned))
             mine = [b for b in state.bets if b.final == "open"]
             game.apply(state, Deal())
             coup = state.coups[-1]
-            table = Table.grid(padding=(0, 2))
-            table.add_row(Text("PUNTO", style="bold blue"), cards_text(coup.player),
-                          Text(str(tableau.total(coup.player)), style="bold"))
-            table.add_row(Text("BANCA", style="bold red"), cards_text(coup.bank),
-                          Text(str(tableau.total(coup.bank)), style="bold"))
-            console.print(Panel(table, title=f"coup {coup.number}", expand=False))
-            _say(console, [x for x in state.log[seen:] if not x.startswith("pays")])
+            console.print(hands_panel(coup.number, coup.player, coup.bank))
+            pt, bt = tableau.total(coup.player), tableau.total(coup.bank)
+            v.say("bac.winner." + coup.winner, "italic", punto=pt, banca=bt)
             for b in state.bets:
                 if any(m.id == b.id for m in mine):
-                    balance += paid(b.returned)
-                    verdict = ("[green]wins[/green]" if b.returned > b.amount else "[yellow]push[/yellow]"
-                               if b.returned == b.amount else "[red]loses[/red]")
-                    console.print(f"  {b.kind} {euros(b.amount)} {verdict} {euros(paid(b.returned)) if b.returned else ''}")
-            console.print(f"[bold]balance {euros(balance)}[/bold]   [dim]sabot at seat {state.sabot_seat}[/dim]")
+                    back = paid(b.returned)
+                    balance += back
+                    key = "bac.bet-wins" if b.returned > b.amount else "bac.bet-push" if b.returned == b.amount \
+                        else "bac.bet-loses"
+                    console.print("  " + v.t(key, bet=v.plain("bac.kind." + b.kind), amount=Money(b.amount),
+                                             paid=Money(back)))
+            console.print(v.t("bac.pb-balance", balance=Money(balance), seat=state.sabot_seat))
             continue
         words = line.split()
         try:
             if len(words) != 2 or words[0] not in PB_ALIASES:
-                raise ValueError("say a bet and an amount, e.g. punto 10 (type help)")
+                raise ValueError("bac.pb-bad-bet")
             kind, amount = PB_ALIASES[words[0]], euros_amount(words[1])
         except ValueError as exc:
-            console.print(f"[red]{exc}[/red]")
+            v.warn(str(exc))
             continue
         if kind not in rules.kinds:
-            console.print(f"[red]there is no {words[0]} bet in {jurisdiction}[/red]")
+            v.warn("bac.no-such-bet", bet=words[0], jurisdiction=jurisdiction)
             continue
         if amount > balance:
-            console.print(f"[red]you have {euros(balance)}[/red]")
+            v.warn("common.you-have", amount=Money(balance))
             continue
         counter += 1
         try:
             game.apply(state, Bet(f"b{counter}", "you", kind, amount))
         except TapeteError as exc:
-            console.print(f"[red]{exc.message}[/red]")
+            v.error(exc, minimum=minimum, maximum=state.maximum)
             continue
         balance -= amount
-        console.print(f"  {kind} {euros(amount)} — balance {euros(balance)}")
+        v.say("bac.placed", bet=v.plain("bac.kind." + kind), amount=Money(amount), balance=Money(balance))
 
 
 # -- chemin de fer --------------------------------------------------------------------------------------------
@@ -161,46 +167,51 @@ class Robot:
 @register_player("chemin-de-fer")
 def play_chemin_de_fer(game, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,  # noqa: ANN001
                        console: Console, read: Callable[[str], str]) -> None:
+    v = voice(console, read)
     rng = TableRng.from_hex(seed) if seed else TableRng()
     robot = Robot(rng, minimum)
     state = game.open(jurisdiction, {"minimum": minimum, "departments": SEATS})
     rules = game.rules[jurisdiction]
     state.shoe = Shoe.shuffled(rng, decks=rules.decks, cut_from_end=rules.cards_below_stop)
-    console.print(Panel.fit(f"[bold]{game.name_es}[/bold] — {jurisdiction}   minimum del punto {euros(minimum)}   "
-                            f"bank at most {euros(100 * minimum)}   your chips {euros(balance)}\n"
-                            f"[dim]seed {rng.seed.hex()} (replay with --seed)[/dim]\nYou sit at seat {YOU}; "
-                            "Amparo, Bernardo, Concha, Dámaso and Encarna fill the others. «Señores, las cartas pasan.»"))
+    name = game.name_es if v.lang != "en" else game.name_en
+    console.print(Panel.fit(v.t("bac.cf-header", game=name, jurisdiction=jurisdiction, minimum=Money(minimum),
+                                cap=Money(100 * minimum), balance=Money(balance)) + "\n"
+                            + v.t("common.seed", seed=rng.seed.hex()) + "\n" + v.t("bac.cf-welcome", seat=YOU)))
     offer = 1
     counter = 0
 
-    def ask(prompt: str) -> str:
-        try:
-            return read(prompt).strip().lower()
-        except (EOFError, KeyboardInterrupt):
-            return "quit"
+    def ask(key: str, **params: object) -> str:
+        return v.read(key, **params).lower()
+
+    def named(seat: int) -> str:
+        return v.plain("poker.you-name") if NAMES[seat] == "you" else NAMES[seat]
 
     while True:
         if state.stop_card_out:         # a new talla; the banker in place keeps his bank (001:870)
             state.shoe = Shoe.shuffled(rng, decks=rules.decks, cut_from_end=rules.cards_below_stop)
             state.stop_card_out = False
-            console.print("[dim]New sabot: the croupier shuffles, the cards pass, a player cuts.[/dim]")
+            v.say("bac.cf-new-shoe", "dim")
         bank = state.bank()
         if bank is None:
             if offer == YOU:
-                answer = ask(f"The bank is offered to you. Amount in euros ({euros(game.bank_floor(state))} to "
-                             f"{euros(min(balance, 100 * minimum))}), or enter to pass it on, or quit: ")
-                if answer == "quit":
+                answer = ask("bac.cf-bank-offer", low=Money(game.bank_floor(state)),
+                             high=Money(min(balance, 100 * minimum)))
+                if answer in QUIT_WORDS:
                     break
                 if answer:
                     try:
                         amount = euros_amount(answer)
                         if amount > balance:
-                            raise ValueError(f"you have {euros(balance)}")
+                            v.warn("common.you-have", amount=Money(balance))
+                            continue
                         counter += 1
                         game.apply(state, Bet(f"k{counter}", "you", "bank", amount, None, {"seat": YOU}))
                         balance -= amount
-                    except (ValueError, TapeteError) as exc:
-                        console.print(f"[red]{getattr(exc, 'message', exc)}[/red]")
+                    except ValueError as exc:
+                        v.warn(str(exc))
+                        continue
+                    except TapeteError as exc:
+                        v.error(exc, minimum=game.bank_floor(state), maximum=100 * minimum)
                         continue
                 else:
                     offer = offer % SEATS + 1
@@ -209,116 +220,132 @@ def play_chemin_de_fer(game, jurisdiction: str, *, minimum: int, balance: int, s
                 counter += 1
                 amount = max(robot.bank_amount(), game.bank_floor(state))
                 game.apply(state, Bet(f"k{counter}", NAMES[offer], "bank", amount, None, {"seat": offer}))
-            _say(console, state.log[-1:])
+            console.print(who(NAMES[offer], "bac.takes-bank", amount=Money(amount)))
             continue
         banker_seat = bank.seat or 0
         in_play = int(game.in_play(state, bank))
-        console.print(Panel.fit(f"[bold]{NAMES[banker_seat]}[/bold] holds the bank: {euros(bank.holding)} "
-                                f"({euros(in_play)} in play)   your chips {euros(balance)}"))
+        console.print(Panel.fit(who(NAMES[banker_seat], "bac.holds-bank", amount=Money(int(bank.holding)),
+                                    play=Money(in_play)) + "   " + v.t("bac.your-chips", amount=Money(balance))))
         mine: list[str] = []
         for seat in [(banker_seat + i - 1) % SEATS + 1 for i in range(1, SEATS)]:
             counter += 1
             if seat == YOU:
-                answer = ask(f"Your stake in euros, «banco» for {euros(in_play)}, or enter to sit out (quit to leave): ")
-                if answer == "quit":
-                    return _leave(console, game, state, balance)
-                if not answer:
-                    continue
-                call = answer == "banco"
-                try:
-                    amount = in_play if call else euros_amount(answer)
-                    if amount > balance:
-                        raise ValueError(f"you have {euros(balance)}")
-                    game.apply(state, Bet(f"s{counter}", "you", "player", amount, None, {"seat": seat}))
-                    if call:
-                        game.apply(state, Act("banco", bet=f"s{counter}"))
-                except (ValueError, TapeteError) as exc:
-                    console.print(f"[red]{getattr(exc, 'message', exc)}[/red]")
-                    continue
-                balance -= amount
-                mine.append(f"s{counter}")
+                while True:                         # a stake the table refuses is asked again
+                    answer = ask("bac.cf-stake", play=Money(in_play))
+                    if answer in QUIT_WORDS:
+                        return _leave(game, state, balance, v)
+                    if not answer:
+                        break
+                    call = answer == "banco"
+                    try:
+                        amount = in_play if call else euros_amount(answer)
+                        if amount > balance:
+                            v.warn("common.you-have", amount=Money(balance))
+                            continue
+                        game.apply(state, Bet(f"s{counter}", "you", "player", amount, None, {"seat": seat}))
+                        if call:
+                            game.apply(state, Act("banco", bet=f"s{counter}"))
+                    except ValueError as exc:
+                        v.warn(str(exc))
+                        continue
+                    except TapeteError as exc:
+                        v.error(exc, minimum=minimum, maximum=in_play)
+                        continue
+                    balance -= amount
+                    mine.append(f"s{counter}")
+                    break
             else:
                 amount, call = robot.stake(in_play)
                 game.apply(state, Bet(f"s{counter}", NAMES[seat], "player", amount, None, {"seat": seat}))
                 if call:
                     game.apply(state, Act("banco", bet=f"s{counter}"))
-                    console.print(f"  {NAMES[seat]}: «banco»")
+                    v.say("bac.calls-banco", name=NAMES[seat])
         if not any(s.coup == len(state.coups) + 1 and s.final == "open" for s in state.stakes):
-            console.print("Nobody punts: the croupier waits.")
+            v.say("bac.nobody-punts")
             continue
-        shown = len(state.log)
         game.apply(state, Deal())
         coup = state.current
         holder = next(s for s in state.stakes if s.id == coup.holder)
         bank_id = bank.id
-        _say(console, state.log[shown:])
-        shown = len(state.log)
-        console.print(Text(f"The punto's cards go to {holder.player}.", style="bold"))
+        console.print(who(holder.player, "bac.punto-cards"))
         if holder.player == "you":
-            console.print(Text("Your cards: ").append_text(cards_text(coup.punto.cards)).append(f"= {coup.punto.total()}"))
+            console.print(Text(v.plain("bac.your-cards") + " ").append_text(cards_text(coup.punto.cards))
+                          .append(f"= {coup.punto.total()}"))
         while True:
-            who = game.due(state)
-            _say(console, state.log[shown:])
-            shown = len(state.log)
-            if who is None:
+            due = game.due(state)
+            if due is None:
                 break
             coup = state.current                     # every step works on a copy: read the live coup
-            if who == "player":
+            card, no = v.plain("two.card"), v.plain("two.no-card")
+            if due == "player":
                 if holder.player == "you":
-                    answer = ask("«carta» or «no»? [c/n] ")
-                    draw = answer.startswith("c")
+                    try:
+                        draw = v.ask("bac.cf-draw-ask", [card, no]) == card
+                    except Quit:                     # leaving decides nothing: the stake stays on the table
+                        return _abandon(state, mine, bank, balance, v)
                 else:
                     draw = False                     # the croupier's advice on 5 (001:813)
                 game.apply(state, Act("draw" if draw else "stand", by="player"))
             else:
                 if bank.player == "you":
-                    suggestion = "carta" if coup.banker.total() <= 5 else "no"
-                    console.print(Text("Your cards: ").append_text(cards_text(coup.banker.cards))
-                                  .append(f"= {coup.banker.total()}   (the punto: {'drew ' + coup.punto.cards[2] if coup.punto.drew else 'stood'})"))
-                    answer = ask(f"Draw or stand? [c/n] (the cuadro says {suggestion}) ")
-                    draw = answer.startswith("c")
+                    suggestion = card if coup.banker.total() <= 5 else no
+                    punto = (v.plain("bac.punto-drew", card=coup.punto.cards[2]) if coup.punto.drew
+                             else v.plain("bac.punto-stood"))
+                    console.print(Text(v.plain("bac.your-cards") + " ").append_text(cards_text(coup.banker.cards))
+                                  .append(f"= {coup.banker.total()}   ({punto})"))
+                    try:
+                        draw = v.ask("bac.cf-bank-draw-ask", [card, no], advice=suggestion) == card
+                    except Quit:                     # leaving decides nothing: the bank stays on the table
+                        return _abandon(state, mine, bank, balance, v)
                 else:
                     draw = tableau.cell(tableau.T_CF, coup.banker.total(), coup.punto.column()) != "P"
                 game.apply(state, Act("draw" if draw else "stand", by="bank"))
         coup = state.coups[-1]
         bank = next(b for b in state.banks if b.id == bank_id)
-        table = Table.grid(padding=(0, 2))
-        table.add_row(Text("PUNTO", style="bold blue"), cards_text(coup.punto.cards), Text(str(coup.punto.total())))
-        table.add_row(Text("BANCA", style="bold red"), cards_text(coup.banker.cards), Text(str(coup.banker.total())))
-        console.print(Panel(table, title=f"coup {coup.number}", expand=False))
+        console.print(hands_panel(coup.number, coup.punto.cards, coup.banker.cards))
         for s in state.stakes:
             if s.id in mine:
                 balance += paid(s.returned)
-                console.print(f"  your stake {euros(s.amount)}: returned {euros(paid(s.returned))}")
+                v.say("bac.your-stake", amount=Money(s.amount), returned=Money(paid(s.returned)))
         if not bank.active:
             if bank.player == "you":
                 back = paid(bank.returned(bank.id))
                 balance += back
-                console.print(f"  your bank ends: {euros(back)} back")
+                v.say("bac.your-bank-ends", amount=Money(back))
             offer = banker_seat % SEATS + 1
             continue
         if bank.player == "you":
-            answer = ask(f"Your bank holds {euros(bank.holding)}. Enter to deal again, «pass» to pass the hand: ")
-            if answer in ("pass", "quit"):
+            answer = ask("bac.cf-bank-again", amount=Money(int(bank.holding)))
+            if answer in ("pass", "paso", *QUIT_WORDS):
                 game.apply(state, Act("pass", bet=bank.id))
                 bank = next(b for b in state.banks if b.id == bank_id)
                 back = paid(bank.returned(bank.id))
                 balance += back
-                console.print(f"  you pass the hand: {euros(back)} back")
+                v.say("bac.you-pass", amount=Money(back))
                 offer = banker_seat % SEATS + 1
-                if answer == "quit":
+                if answer in QUIT_WORDS:
                     break
         elif robot.passes(bank.coups):
             game.apply(state, Act("pass", bet=bank.id))
-            _say(console, state.log[-1:])
+            v.say("bac.passes", "italic", name=NAMES[banker_seat])
             offer = banker_seat % SEATS + 1
-        console.print(f"[bold]your chips {euros(balance)}[/bold]")
-    _leave(console, game, state, balance)
+        v.say("common.your-chips", amount=Money(balance))
+    _leave(game, state, balance, v)
 
 
-def _leave(console: Console, game, state, balance: int) -> None:  # noqa: ANN001
+def _abandon(state, mine: list[str], bank, balance: int, v: Voice) -> None:  # noqa: ANN001
+    """Leaving in the middle of a coup: nothing is decided for the player; his stakes (or his bank) stay."""
+    left = sum(s.amount for s in state.stakes if s.id in mine)
+    if bank.player == "you":
+        left += int(bank.holding)
+    v.say("two.quit-abandoned", amount=Money(left))
+    v.say("common.goodbye", amount=Money(balance))
+
+
+def _leave(game, state, balance: int, v: Voice) -> None:  # noqa: ANN001
+    """Leaving between coups: the player's bank is paid back and his stakes not yet dealt are taken back."""
     bank = state.bank()
     if bank is not None and bank.player == "you":
         balance += paid(bank.returned(bank.id))
     balance += sum(s.amount for s in state.stakes if s.final == "open" and s.player == "you")
-    console.print(f"[bold]Good night.[/bold] You leave with {euros(balance)}.")
+    v.say("common.goodbye", amount=Money(balance))

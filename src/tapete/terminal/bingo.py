@@ -24,7 +24,9 @@ from tapete.core.rng import TableRng
 from tapete.engine.events import Bet, Outcome
 from tapete.engine.registry import get_game
 from tapete.games.bingo import NUMBERS, BingoState, Board, Grid, generate_cards
+from tapete.i18n import Money
 from tapete.terminal import register_player
+from tapete.terminal.voice import QUIT_WORDS, voice
 
 DEMO_LINE, DEMO_BINGO = 10, 50      # percent of sales: a demonstration plan, not the catalog's (001:1122)
 DEMO_NOTE = ("prizes: a demonstration plan of 10 % (line) and 50 % (bingo) of sales — the real percentages are in "
@@ -173,31 +175,25 @@ def _show_winners(console: Console, state: BingoState, settlement: dict[str, Any
 
 HALL = 60        # other players' cards in the hall
 
-HELP = ("[bold]Bingo[/bold]: type how many cards you buy (at the table minimum each), [cyan]0[/cyan] or "
-        "[cyan]quit[/cyan] to leave. During the game: [cyan]Enter[/cyan] draws the next ball, [cyan]a[/cyan] draws "
-        "to the end. Claims are made for you on the ball that completes your line or bingo.")
-
-
 @register_player("bingo")
 def play_bingo(game: Any, jurisdiction: str, *, minimum: int, balance: int, seed: str | None, console: Console,
                read: Callable[[str], str]) -> None:
+    v = voice(console, read)
     rng = TableRng.from_hex(seed) if seed else TableRng()
-    console.print(Panel.fit(f"[bold]Bingo[/bold] — {jurisdiction}   card {euros(minimum)}   your money {euros(balance)}\n"
-                            f"[dim]seed {rng.seed.hex()} (replay with --seed); {DEMO_NOTE}[/dim]\n{HELP}"))
+    console.print(Panel.fit(v.t("bingo.header", jurisdiction=jurisdiction, price=Money(minimum), balance=Money(balance))
+                            + "\n" + v.t("common.seed", seed=rng.seed.hex()) + "\n" + v.t("bingo.demo-note")
+                            + "\n" + v.t("bingo.help")))
     number = 0
     while True:
-        try:
-            answer = read(f"[bold green]cards for the next game ({euros(balance)})? [/bold green]").strip().lower()
-        except (EOFError, KeyboardInterrupt):
-            answer = "quit"
-        if answer in ("", "0", "q", "quit", "exit"):
-            console.print(f"[bold]Good night.[/bold] You leave with {euros(balance)}.")
+        answer = v.read("bingo.prompt", balance=Money(balance)).lower()
+        if answer in ("", "0", *QUIT_WORDS):
+            v.say("common.goodbye", amount=Money(balance))
             return
-        if answer in ("help", "?"):
-            console.print(HELP)
+        if answer in ("help", "?", "ayuda"):
+            console.print(v.t("bingo.help"))
             continue
         if not answer.isdigit() or int(answer) * minimum > balance:
-            console.print(f"[red]a number of cards you can pay for ({balance // minimum} at most)[/red]")
+            v.warn("bingo.bad-count", most=balance // minimum)
             continue
         number += 1
         balance = _one_game(game, jurisdiction, rng, int(answer), minimum, balance, number, console, read)
@@ -205,6 +201,7 @@ def play_bingo(game: Any, jurisdiction: str, *, minimum: int, balance: int, seed
 
 def _one_game(game: Any, jurisdiction: str, rng: TableRng, mine: int, price: int, balance: int, number: int,
               console: Console, read: Callable[[str], str]) -> int:
+    v = voice(console, read)
     grids = generate_cards(rng, mine + HALL)
     sales = len(grids) * price
     table = {"minimum": price, "prizes": [{"line": sales * DEMO_LINE // 100, "bingo": sales * DEMO_BINGO // 100}]}
@@ -213,36 +210,40 @@ def _one_game(game: Any, jurisdiction: str, rng: TableRng, mine: int, price: int
         owner = "you" if i <= mine else f"hall-{i}"
         game.apply(state, Bet(f"G{number}-{i}", owner, "card", price, tuple(g), {"series": f"G{number}", "serial": i}))
     balance -= mine * price
-    console.print(f"[italic]Cartones vendidos {len(grids)}, de la serie G{number} del número 1 al {len(grids)}. "
-                  f"Línea {euros(table['prizes'][0]['line'])}, bingo {euros(table['prizes'][0]['bingo'])}. "
-                  "Comienza la partida.[/italic]")
+    v.say("bingo.sold", "italic", sold=len(grids), series=f"G{number}", line=Money(table["prizes"][0]["line"]),
+          bingo=Money(table["prizes"][0]["bingo"]))
     yours = [c for c in state.cards.values() if c.player == "you"]
     auto = False
+    told = {"line": 0, "bingo": 0}
 
     def on_ball(ball: int, lines: list[str]) -> None:
         nonlocal auto
-        drawn = set(state.partidas[-1].drawn)
+        partida = state.partidas[-1]
+        drawn = set(partida.drawn)
         if not auto:
             console.print(Text(f"  {ball}  ", style="bold black on yellow"), end=" ")
-            console.print(" ".join(f"{c.id}: {sum(n not in drawn for r in c.grid for n in r if n is not None)} to go" for c in yours))
-        _announce(console, lines, skip_sales=True)
-        if not auto and state.partidas[-1].status != "ended":
-            try:
-                auto = read("").strip().lower().startswith("a")
-            except (EOFError, KeyboardInterrupt):
-                auto = True
+            console.print("  ".join(v.plain("bingo.to-go", card=c.id,
+                                            n=sum(n not in drawn for r in c.grid for n in r if n is not None))
+                                    for c in yours))
+        for what, winners in (("line", partida.line_winners), ("bingo", partida.bingo_winners)):
+            for cid in winners[told[what]:]:
+                whose = "yours" if state.cards[cid].player == "you" else "other"
+                v.say(f"bingo.{what}-{whose}", "bold green", ball=len(partida.drawn), card=cid)
+            told[what] = len(winners)
+        if not auto and partida.status != "ended":
+            auto = v.read("bingo.next").lower().startswith("a")
 
     for c in yours:
-        console.print(card_table(c.grid, set(), f"your card {c.id}"))
+        console.print(card_table(c.grid, set(), v.plain("bingo.your-card", card=c.id)))
     draw_game(state, rng, on_ball=on_ball)
     partida = state.partidas[-1]
-    console.print(board_panel(partida.drawn))
+    console.print(board_panel(partida.drawn, v.plain("bingo.balls", n=len(partida.drawn))))
     won = sum(partida.paid.get(c.id, 0) for c in yours)
     for c in yours:
         if partida.paid.get(c.id):
-            console.print(card_table(c.grid, set(partida.drawn), f"your card {c.id} wins {euros(partida.paid[c.id])}"))
+            console.print(card_table(c.grid, set(partida.drawn),
+                                     v.plain("bingo.your-card-wins", card=c.id, amount=v.money(partida.paid[c.id]))))
     balance += won
-    verdict = f"[green]you win {euros(won)}[/green]" if won else "[red]no prize this time[/red]"
-    console.print(f"game {number} over on ball {partida.bingo_ball}: {verdict} — balance {euros(balance)}")
+    key = "bingo.over-won" if won else "bingo.over-lost"
+    v.say(key, n=number, ball=partida.bingo_ball, amount=Money(won), balance=Money(balance))
     return balance
-

@@ -16,20 +16,17 @@ from rich.table import Table
 from rich.text import Text
 
 from tapete.core.errors import TapeteError
-from tapete.core.money import euros
 from tapete.core.rng import TableRng
 from tapete.engine.events import Bet, Close, Outcome
 from tapete.games.boule import BOULE_RULES, SIMPLE, BouleGame, BouleState
+from tapete.i18n import Money
 from tapete.terminal import register_player
+from tapete.terminal.voice import QUIT_WORDS, limits, voice
 
 ALIASES = {
     "rojo": "red", "red": "red", "negro": "black", "black": "black", "par": "even", "even": "even",
     "impar": "odd", "odd": "odd", "falta": "low", "low": "low", "pasa": "high", "high": "high",
 }
-HELP = """[bold]Bets[/bold] (amount last, in euros):
-  [cyan]7 5[/cyan]        5 € on the number 7 (pays 7 to 1; the 5 too)
-  [cyan]rojo 10[/cyan]    simple chances at 1 to 1: rojo negro par impar falta (1-4) pasa (6-9) — all lose on the 5
-[bold]Table[/bold]: [cyan]roll[/cyan] (or an empty line)   [cyan]clear[/cyan] take back your bets   [cyan]bets[/cyan]   [cyan]help[/cyan]   [cyan]quit[/cyan]"""
 STYLE = {"red": "bold white on red3", "black": "bold white on grey11", "five": "bold black on yellow"}
 
 
@@ -37,12 +34,12 @@ def parse_line(line: str) -> tuple[str, tuple[int, ...] | None, int]:
     """'7 5' -> ('number', (7,), 500); 'rojo 10' -> ('red', None, 1000)."""
     words = line.lower().replace(",", " ").split()
     if len(words) != 2 or not re.fullmatch(r"\d+(\.\d{1,2})?", words[1]):
-        raise ValueError("a bet is a number or a chance, then the amount in euros (type help)")
+        raise ValueError("boule.bad-line")
     amount = round(Fraction(words[1]) * 100)
     if words[0].isdigit():
         return "number", (int(words[0]),), amount
     if words[0] not in ALIASES:
-        raise ValueError(f"unknown bet {words[0]!r} (type help)")
+        raise ValueError("boule.bad-line")
     return ALIASES[words[0]], None, amount
 
 
@@ -66,89 +63,103 @@ def layout_view(state: BouleState, last: int | None) -> Table:
     grid = Table.grid(padding=(0, 1))
     for _ in range(5):
         grid.add_column(justify="center")
-    grid.add_row(box("low", "FALTA"), cell(1), cell(2), cell(3), box("high", "PASA"))
-    grid.add_row(box("even", "PAR"), cell(4), cell(5), cell(6), box("odd", "IMPAR"))
-    grid.add_row(box("red", "ROJO"), cell(7), cell(8), cell(9), box("black", "NEGRO"))
+    v = voice()
+
+    def word(kind: str) -> str:
+        return v.plain(f"roulette.cloth-{kind}") if kind not in ("low", "high") else v.plain(f"boule.cloth-{kind}")
+
+    grid.add_row(box("low", word("low")), cell(1), cell(2), cell(3), box("high", word("high")))
+    grid.add_row(box("even", word("even")), cell(4), cell(5), cell(6), box("odd", word("odd")))
+    grid.add_row(box("red", word("red")), cell(7), cell(8), cell(9), box("black", word("black")))
     return grid
+
+
+def describe(kind: str, on: tuple[int, ...] | list[int] | None) -> str:
+    """The bet in the session language: 'número 7', 'rojo'."""
+    v = voice()
+    if kind == "number":
+        return v.plain("boule.number", n=on[0]) if on else v.plain("boule.kind.number")
+    return v.plain(f"boule.kind.{kind}")
 
 
 @register_player("boule")
 def play_boule(game: BouleGame, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
                console: Console, read: Callable[[str], str]) -> None:
+    v = voice(console, read)
     rng = TableRng.from_hex(seed) if seed else TableRng()
     state = game.open(jurisdiction, {"minimum": minimum})
     counter = 0
-    console.print(Panel.fit(f"[bold]{game.name_es}[/bold] — {jurisdiction}   minimum {euros(minimum)}   your chips "
-                            f"{euros(balance)}\n[dim]seed {rng.seed.hex()} (replay with --seed)[/dim]\n"
-                            "Type [cyan]help[/cyan] for the bets. [italic]Hagan sus apuestas.[/italic]"))
+    name = game.name_es if v.lang != "en" else game.name_en
+    console.print(Panel.fit(v.t("roulette.header", game=name, jurisdiction=jurisdiction, minimum=Money(minimum),
+                                balance=Money(balance)) + "\n" + v.t("common.seed", seed=rng.seed.hex())
+                            + "\n" + v.t("roulette.welcome")))
 
     def show() -> None:
         last = state.history[-1] if state.history else None
-        hist = Text("last: ")
+        hist = Text(v.plain("roulette.last") + " ")
         for n in state.history[-15:][::-1]:
             hist.append(f" {n} ", style=STYLE[colour(n)])
-        console.print(Panel(Group(layout_view(state, last), hist), title=f"balance {euros(balance)}", expand=False))
+        console.print(Panel(Group(layout_view(state, last), hist), title=v.plain("common.balance-title", balance=v.money(balance)),
+                            expand=False))
 
     show()
     while True:
-        try:
-            line = read("[bold green]> [/bold green]").strip()
-        except (EOFError, KeyboardInterrupt):
-            line = "quit"
+        line = v.read("common.prompt")
         low = line.lower()
-        if low in ("quit", "exit", "q"):
-            balance += sum(b.amount for b in state.bets if b.phase == "riding")
-            console.print(f"[bold]Good night.[/bold] You leave with {euros(balance)}.")
+        if low in QUIT_WORDS:
+            balance += sum(b.amount for b in state.bets if b.phase == "riding")    # bets not yet rolled: taken back
+            v.say("common.goodbye", amount=Money(balance))
             return
-        if low in ("help", "?"):
-            console.print(HELP)
+        if low in ("help", "?", "ayuda"):
+            console.print(v.t("boule.help"))
             continue
-        if low == "bets":
-            for b in state.bets:
-                if b.phase == "riding":
-                    console.print(f"  {b.id}: {b.kind}{' ' + str(b.on[0]) if b.on else ''} {euros(b.amount)}")
+        if low in ("bets", "apuestas"):
+            mine = [b for b in state.bets if b.phase == "riding"]
+            if not mine:
+                v.say("common.no-bets")
+            for b in mine:
+                console.print("  " + v.t("bac.bet-line", id=b.id, bet=describe(b.kind, b.on), amount=Money(b.amount)))
             continue
-        if low == "clear":
-            balance += sum(b.amount for b in state.bets if b.phase == "riding")
+        if low in ("clear", "retirar"):
+            back = sum(b.amount for b in state.bets if b.phase == "riding")
+            balance += back
             state.bets = [b for b in state.bets if b.phase != "riding"]
-            console.print("bets taken back")
+            v.say("roulette.cleared", amount=Money(back), balance=Money(balance))
             continue
-        if low in ("", "roll", "spin", "r"):
+        if low in ("", "roll", "spin", "r", "tirar"):
             if not any(b.phase == "riding" for b in state.bets):
-                console.print("[yellow]no bets on the table[/yellow]")
+                v.say("common.no-bets", "yellow")
                 continue
-            console.print("[italic]¿Están hechas las apuestas? No va más.[/italic]")
+            v.say("boule.no-more-bets", "italic")
             state = game.step(state, Close())
             rules = BOULE_RULES[jurisdiction]
             n = rules.numbers[rng.randbelow(len(rules.numbers) * rules.holes_per_number) // rules.holes_per_number]
-            seen = len(state.log)
             state = game.step(state, Outcome("spin", n))
-            announce = next(x for x in state.log[seen:] if x.startswith("roll "))
-            console.print(f"[italic]Croupier: {announce.split(': ', 1)[1]}[/italic]")
+            v.say("boule.croupier", "italic", n=n, colour=v.plain(f"boule.colour.{colour(n)}"))
             console.print(Text(f"  {n}  ", style=STYLE[colour(n)]))
             for b in state.bets[:]:
                 if b.phase == "done":
                     paid = int(-(-b.returned // 1))
                     balance += paid
-                    verdict = "[green]wins[/green]" if paid else "[red]loses[/red]"
-                    console.print(f"  {b.kind}{' ' + str(b.on[0]) if b.on else ''} {euros(b.amount)} {verdict} "
-                                  f"{euros(paid) if paid else ''}")
+                    key = "roulette.bet-wins" if paid else "roulette.bet-loses"
+                    console.print("  " + v.t(key, bet=describe(b.kind, b.on), amount=Money(b.amount), paid=Money(paid)))
             state.bets = [b for b in state.bets if b.phase != "done"]
             show()
             continue
         try:
             kind, on, amount = parse_line(line)
         except ValueError as exc:
-            console.print(f"[red]{exc}[/red]")
+            v.warn(str(exc))
             continue
         if amount > balance:
-            console.print(f"[red]you have {euros(balance)}[/red]")
+            v.warn("common.you-have", amount=Money(balance))
             continue
         counter += 1
         try:
             state = game.step(state, Bet(f"b{counter}", "you", kind, amount, on))
         except TapeteError as exc:
-            console.print(f"[red]{exc.message}[/red]")
+            low_limit, high_limit = limits(game, state, kind)
+            v.error(exc, minimum=low_limit, maximum=high_limit)
             continue
         balance -= amount
-        console.print(f"  {kind}{' ' + str(on[0]) if on else ''} {euros(amount)} — balance {euros(balance)}")
+        v.say("roulette.placed", bet=describe(kind, on), amount=Money(amount), balance=Money(balance))

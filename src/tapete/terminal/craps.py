@@ -16,12 +16,13 @@ from rich.table import Table
 from rich.text import Text
 
 from tapete.core.errors import TapeteError
-from tapete.core.money import euros
 from tapete.core.rng import TableRng
 from tapete.engine.events import Act, Bet, Close, Outcome
-from tapete.games.craps.game import COME_OUT, CrapsBet, CrapsGame, CrapsState, describe
+from tapete.games.craps.game import COME_OUT, CrapsBet, CrapsGame, CrapsState
 from tapete.games.craps.rules import POINTS, CrapsRules
+from tapete.i18n import Money
 from tapete.terminal import register_player
+from tapete.terminal.voice import QUIT_WORDS, limits, voice
 
 SEATS = 5
 FACES = "⚀⚁⚂⚃⚄⚅"
@@ -37,13 +38,27 @@ ALIASES = {
     "wrong": "place-to-lose", "place-to-lose": "place-to-lose",
 }
 
-HELP = """[bold]Bets[/bold] (amount last, in euros):
-  [cyan]pass 10[/cyan] / [cyan]dp 10[/cyan]      Win / Don't Win (come-out only)   [cyan]come 10[/cyan] / [cyan]dc 10[/cyan]   Come / Don't Come (point on)
-  [cyan]odds 10[/cyan]             odds on your Win or Don't Win     [cyan]odds 6 10[/cyan]  odds on your come bet on 6   [cyan]odds b3 10[/cyan]  on bet b3
-  [cyan]place 6 12[/cyan]          Right Bet on 6 (7:6)             [cyan]lose 4 22[/cyan]  Wrong Bet on 4 (5:11)
-  [cyan]hard 8 5[/cyan]            hard 8 (9:1)                      [cyan]field 5[/cyan]  [cyan]big6 5[/cyan]  [cyan]big8 5[/cyan]  [cyan]under 5[/cyan]  [cyan]over 5[/cyan]
-  [cyan]seven 5[/cyan] (4:1)  [cyan]yo 5[/cyan] (15:1)  [cyan]craps 5[/cyan] (7:1)  [cyan]c2 5[/cyan] / [cyan]c12 5[/cyan] (30:1)  [cyan]c3 5[/cyan] (15:1)  [cyan]horn 5[/cyan] (4:1)
-[bold]Table[/bold]: [cyan]roll[/cyan] (or an empty line)   [cyan]remove b3[/cyan] take a bet down   [cyan]refuse[/cyan] pass the dice on   [cyan]bets[/cyan]   [cyan]help[/cyan]   [cyan]quit[/cyan]"""
+
+
+class LineError(ValueError):
+    """A bet line the table cannot read: a catalog key and its parameters."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key, self.params = key, params
+
+
+def euros(cents: int | Fraction) -> str:
+    return voice().money(cents)
+
+
+def name_of(b: CrapsBet, rules: CrapsRules, state: CrapsState | None = None) -> str:
+    """The bet by the cloth's name (the catalog's word for each kind), with its number; odds name their bet."""
+    if b.kind == "odds":
+        parent = next((p for p in state.bets if p.id == b.parent), None) if state else None
+        on = name_of(parent, rules) if parent is not None else ""
+        return f"{rules.names['odds']} ({on})" if on else rules.names["odds"]
+    return f"{rules.names[b.kind]} {b.number}" if b.number is not None else rules.names[b.kind]
 
 
 def parse_line(line: str) -> tuple[str, tuple | None, int]:
@@ -52,20 +67,20 @@ def parse_line(line: str) -> tuple[str, tuple | None, int]:
     if len(words) >= 2 and words[0] == "big" and words[1] in ("6", "8"):
         words = [f"big{words[1]}", *words[2:]]
     if not words or words[0] not in ALIASES:
-        raise ValueError(f"unknown bet {words[0] if words else ''!r} (type help)")
+        raise LineError("craps.unknown-bet", word=words[0] if words else "")
     *head, amount_text = words
     if not re.fullmatch(r"\d+(\.\d{1,2})?", amount_text) or not head:
-        raise ValueError("the amount comes last, in euros")
+        raise LineError("craps.amount-last")
     amount = round(Fraction(amount_text) * 100)
     kind, args = ALIASES[head[0]], head[1:]
     if kind == "odds":
         return kind, tuple(args) or None, amount
     if kind in ("hardway", "place", "place-to-lose"):
         if len(args) != 1 or not args[0].isdigit():
-            raise ValueError(f"{kind} needs its number: e.g. {head[0]} 6 12")
+            raise LineError("craps.needs-number", word=head[0])
         return kind, (int(args[0]),), amount
     if args:
-        raise ValueError(f"{kind} takes no number")
+        raise LineError("craps.no-number", word=head[0])
     return kind, None, amount
 
 
@@ -81,7 +96,7 @@ def odds_parent(state: CrapsState, args: tuple | None) -> str:
     else:
         found = [b for b in mine if b.kind in ("pass", "dont-pass")]
     if not found:
-        raise ValueError("no bet of yours with a point to lay odds on")
+        raise LineError("craps.no-odds-parent")
     return found[0].id
 
 
@@ -96,7 +111,7 @@ def layout(state: CrapsState, rules: CrapsRules, last: list[int] | None) -> Grou
     puck_row, number_row, chips_row = [], [], []
     for n in POINTS:
         if state.point == n:
-            puck_row.append(Text(" ● ON " if not disc else " ○ blanco ", style="bold black on white"))
+            puck_row.append(Text(" ● ON " if not disc else " ○ blanco ", style="bold black on white"))  # the puck's words
         else:
             puck_row.append(Text(""))
         number_row.append(Text(f" {'SIX' if n == 6 else 'NINE' if n == 9 else n} ", style="bold white on dark_green"))
@@ -118,7 +133,7 @@ def layout(state: CrapsState, rules: CrapsRules, last: list[int] | None) -> Grou
     lines = [
         spot("come", names["come"].upper()),
         spot("dont-come", f"{names['dont-come'].upper()} BAR 12"),
-        spot("field", f"{names['field'].upper()}  2·3·4·9·10·11·12", "  (2 and 12 pay double)"),
+        spot("field", f"{names['field'].upper()}  2·3·4·9·10·11·12", "  " + voice().plain("craps.field-double")),
         Text.assemble(spot("big-6", names["big-6"]), "   ", spot("big-8", names["big-8"]), "   ",
                       spot("under-7", names["under-7"]), "   ", spot("over-7", names["over-7"])),
         spot("dont-pass", f"{names['dont-pass'].upper()} BAR 12"),
@@ -135,132 +150,143 @@ def layout(state: CrapsState, rules: CrapsRules, last: list[int] | None) -> Grou
              ("craps-3", "3  15:1"), ("craps-12", "12  30:1"), ("horn", "2·3·11·12  4:1")]
     for kind, what in props:
         centre.add_row(spot(kind, names[kind]), Text(what, style="dim"))
-    odds = [f"{describe(b)} {euros(b.amount)}" for b in mine if b.kind == "odds"]
-    parts: list = [boxes, *lines, Panel(centre, title="centre", expand=False)]
+    v = voice()
+    odds = [f"{name_of(b, rules, state)} {euros(b.amount)}" for b in mine if b.kind == "odds"]
+    parts: list = [boxes, *lines, Panel(centre, title=v.plain("craps.centre"), expand=False)]
     if odds:
-        parts.append(Text("odds: " + "; ".join(odds), style="yellow"))
+        parts.append(Text("; ".join(odds), style="yellow"))
     if last:
-        parts.append(Text(f"last roll {FACES[last[0] - 1]} {FACES[last[1] - 1]}  {sum(last)}", style="bold"))
+        parts.append(Text(v.plain("craps.last-roll", dice=f"{FACES[last[0] - 1]} {FACES[last[1] - 1]}", total=sum(last)),
+                          style="bold"))
     return Group(*parts)
 
 
 @register_player("craps")
 def play_craps(game: CrapsGame, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
                console: Console, read: Callable[[str], str]) -> None:
+    v = voice(console, read)
     rng = TableRng.from_hex(seed) if seed else TableRng()
     rules = game.rules_for(jurisdiction)
     state = game.open(jurisdiction, {"minimum": minimum})
     credited: set[str] = set()
     skipped = 0                   # seats that refused the dice (000:680)
     counter = 0
-    console.print(Panel.fit(f"[bold]{game.name_es}[/bold] — {jurisdiction}   minimum {euros(minimum)}   "
-                            f"maximum {euros(state.limits.maximum)}   your chips {euros(balance)}\n"
-                            f"[dim]seed {rng.seed.hex()} (replay with --seed)[/dim]\n"
-                            "Type [cyan]help[/cyan] for the bets. [italic]Hagan sus apuestas.[/italic]"))
+    name = game.name_es if v.lang != "en" else game.name_en
+    console.print(Panel.fit(v.t("craps.header", game=name, jurisdiction=jurisdiction, minimum=Money(minimum),
+                                maximum=Money(state.limits.maximum), balance=Money(balance)) + "\n"
+                            + v.t("common.seed", seed=rng.seed.hex()) + "\n" + v.t("craps.welcome")))
 
     def seat() -> int:
         return (state.shooter - 1 + skipped) % SEATS + 1
 
+    def riding() -> int:
+        return sum(b.amount for b in state.bets if b.player == "you")
+
     def show() -> None:
-        who = "you are the shooter" if seat() == 1 else f"shooter: seat {seat()}"
-        phase = "come-out roll" if state.phase == COME_OUT else f"point {state.point}"
-        riding = sum(b.amount for b in state.bets if b.player == "you")
+        who = v.plain("craps.you-shoot") if seat() == 1 else v.plain("craps.seat-shoots", seat=seat())
+        phase = v.plain("craps.come-out") if state.phase == COME_OUT else v.plain("craps.point", n=state.point)
         console.print(Panel(layout(state, rules, state.history[-1] if state.history else None),
-                            title=f"{phase} — {who}", subtitle=f"balance {euros(balance)}   riding {euros(riding)}",
+                            title=f"{phase} — {who}",
+                            subtitle=v.plain("craps.subtitle", balance=euros(balance), riding=euros(riding())),
                             expand=False))
 
     show()
     while True:
-        try:
-            line = read("[bold green]> [/bold green]").strip()
-        except (EOFError, KeyboardInterrupt):
-            line = "quit"
+        line = v.read("common.prompt")
         low = line.lower()
-        if low in ("quit", "exit", "q"):
-            riding = sum(b.amount for b in state.bets if b.player == "you")
-            console.print(f"[bold]Good night.[/bold] You leave with {euros(balance)}"
-                          + (f" ({euros(riding)} still riding on the layout)" if riding else "") + ".")
+        if low in QUIT_WORDS:
+            if riding():        # bets the rules keep on the layout stay there (a Win bet must play on, 000:694)
+                v.say("craps.quit-riding", amount=Money(riding()))
+            v.say("common.goodbye", amount=Money(balance))
             return
-        if low in ("help", "?"):
-            console.print(HELP)
+        if low in ("help", "?", "ayuda"):
+            console.print(v.t("craps.help"))
             continue
-        if low == "bets":
+        if low in ("bets", "apuestas"):
+            if not state.bets:
+                v.say("common.no-bets")
             for b in state.bets:
-                console.print(f"  {b.id}: {describe(b)} {euros(b.amount)}")
+                console.print("  " + v.t("craps.bet-line", id=b.id, bet=name_of(b, rules, state), amount=Money(b.amount)))
             continue
-        if low == "refuse":
+        if low in ("refuse", "paso"):
             if state.phase != COME_OUT or seat() != 1:
-                console.print("[yellow]the dice are not being offered to you[/yellow]")
+                v.say("craps.not-offered", "yellow")
                 continue
             skipped += 1
-            console.print(f"you pass the dice: seat {seat()} shoots")
+            v.say("craps.you-pass-dice", seat=seat())
             continue
-        if low.startswith(("remove ", "down ")):
+        if low.startswith(("remove ", "down ", "retirar ")):
             bet_id = low.split()[1]
+            if not any(b.id == bet_id for b in state.bets):
+                v.warn("craps.no-such-bet", id=bet_id)
+                continue
             try:
                 state = game.step(state, Act("remove", bet=bet_id))
             except TapeteError as exc:
-                console.print(f"[red]{exc.message}[/red]")
+                held = next(b for b in state.bets if b.id == bet_id)
+                if exc.code == "illegal-action":
+                    v.warn("craps.cannot-remove", bet=name_of(held, rules, state))
+                else:
+                    v.error(exc)
                 continue
             for b in state.decided.values():
                 if b.id not in credited and b.player == "you":
                     credited.add(b.id)
                     balance += int(-(-b.returned // 1))
-                    console.print(f"  {describe(b)} taken down: {euros(b.returned)}")
+                    v.say("craps.taken-down", bet=name_of(b, rules, state), amount=Money(int(-(-b.returned // 1))))
             show()
             continue
-        if low in ("", "roll", "r"):
+        if low in ("", "roll", "r", "tirar"):
             if seat() == 1 and state.phase == COME_OUT and not any(
                     b.player == "you" and b.kind in ("pass", "dont-pass") for b in state.bets):
-                console.print("[yellow]the shooter must bet Win or Don't Win before throwing (000:694): "
-                              "bet, or 'refuse' to pass the dice[/yellow]")
+                v.say("craps.shooter-must-bet", "yellow", win=rules.names["pass"], dont=rules.names["dont-pass"])
                 continue
+            before = state
             state = game.step(state, Close())
             dice = [rng.randbelow(6) + 1, rng.randbelow(6) + 1]
-            seen = len(state.log)
             state = game.step(state, Outcome("roll", dice))
             console.print(Text(f"  {FACES[dice[0] - 1]}  {FACES[dice[1] - 1]}  ", style="bold black on white"))
-            for entry in state.log[seen:]:
-                if entry.startswith("roll "):
-                    console.print(f"[italic]Stickman: {entry.split(', ', 1)[1]}[/italic]")
-                elif entry.startswith(("puck", "point made", "seven-out")):
-                    console.print(f"[italic]{entry}[/italic]")
-            balance = _credit(state, credited, balance, console)
+            v.say("craps.stickman", "italic", total=sum(dice))
+            if before.phase == COME_OUT and state.phase != COME_OUT:
+                v.say("craps.point-set", "italic", n=state.point)
+            elif before.phase != COME_OUT and state.phase == COME_OUT:
+                v.say("craps.seven-out" if sum(dice) == 7 else "craps.point-made", "italic", n=before.point)
+            balance = _credit(state, credited, balance, console, rules)
             show()
             continue
         try:
             kind, on, amount = parse_line(line)
             if kind == "odds":
                 on = (odds_parent(state, on),)
-        except ValueError as exc:
-            console.print(f"[red]{exc}[/red]")
+        except LineError as exc:
+            v.warn(exc.key, **exc.params)
             continue
         if amount > balance:
-            console.print(f"[red]you have {euros(balance)}[/red]")
+            v.warn("common.you-have", amount=Money(balance))
             continue
         try:
             state = game.step(state, Bet(f"b{counter + 1}", "you", kind, amount, on))
         except TapeteError as exc:
-            console.print(f"[red]{exc.message}[/red]")
+            if exc.code == "illegal-action":
+                v.warn("craps.not-now", bet=rules.names.get(kind, kind))
+            else:
+                low_limit, high_limit = limits(game, state, kind)
+                v.error(exc, minimum=low_limit, maximum=high_limit)
             continue
         counter += 1
         balance -= amount
-        console.print(f"  b{counter}: {describe(state.bets[-1])} {euros(amount)} — balance {euros(balance)}")
+        v.say("craps.placed", bet=name_of(state.bets[-1], rules, state), amount=Money(amount), balance=Money(balance))
 
 
-def _credit(state: CrapsState, credited: set[str], balance: int, console: Console) -> int:
+def _credit(state: CrapsState, credited: set[str], balance: int, console: Console, rules: CrapsRules) -> int:
     """Pay what the roll decided: what the player receives rounds up to the cent (FORMAT.md)."""
+    v = voice()
     for b in state.decided.values():
         if b.player != "you" or b.id in credited:
             continue
         credited.add(b.id)
         paid = int(-(-b.returned // 1))
         balance += paid
-        console.print(f"  {_verdict(b)} {describe(b)} {euros(b.amount)} {euros(paid) if paid else ''}")
+        key = "craps.bet-wins" if b.returned > b.amount else "craps.bet-returned" if b.returned else "craps.bet-loses"
+        console.print("  " + v.t(key, bet=name_of(b, rules, state), amount=Money(b.amount), paid=Money(paid)))
     return balance
-
-
-def _verdict(b: CrapsBet) -> str:
-    if b.returned > b.amount:
-        return "[green]wins[/green]"
-    return "[yellow]returns[/yellow]" if b.returned else "[red]loses[/red]"

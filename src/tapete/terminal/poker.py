@@ -14,20 +14,26 @@ from rich.panel import Panel
 from rich.table import Table
 
 from tapete.core.errors import TapeteError
-from tapete.core.money import euros
 from tapete.core.rng import TableRng
 from tapete.engine.events import Act, Bet, Deal
 from tapete.games.poker import evaluator as ev
+from tapete.games.poker.betting import Seat
 from tapete.games.poker.circle import VARIANTS, CircleGame, CircleState
+from tapete.i18n import Money
 from tapete.terminal import register_player
+from tapete.terminal.voice import QUIT_WORDS, Quit, Raw, voice
 
 BOTS = ("Ana", "Luis", "Marta")
+YOU = "you"
 SUITS = {"S": "♠", "H": "[red]♥[/red]", "D": "[red]♦[/red]", "C": "♣"}
-HELP = """[bold]Your decisions[/bold] (amounts in euros, your total for the round):
-  [cyan]c[/cyan] check or call    [cyan]f[/cyan] fold    [cyan]b 20[/cyan] bet 20    [cyan]r 40[/cyan] raise to 40    [cyan]a[/cyan] all-in
-  draw poker: [cyan]d 1 4 5[/cyan] discard your 1st, 4th and 5th cards ([cyan]d[/cyan] alone stands pat)
-  showdown: [cyan]s[/cyan] show (default)   [cyan]m[/cyan] muck
-  [cyan]help[/cyan]   [cyan]quit[/cyan] (after the hand)"""
+
+
+class DecisionError(ValueError):
+    """A decision line the table cannot take: a catalog key and its parameters."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key, self.params = key, params
 
 
 def show_cards(cards: list[str]) -> str:
@@ -88,18 +94,6 @@ def bot_act(game: CircleGame, state: CircleState, rng: TableRng) -> Act:
     return Act(a.verb, bet=bet_id, fields={"amount": a.minimum})
 
 
-def default_act(game: CircleGame, state: CircleState) -> Act:
-    """What the rules do for a player who says nothing (VOCABULARY.md §8): check, else fold; the bring-in bets m;
-    the draw stands pat; the showdown shows."""
-    actions = {a.verb: a for a in game.legal_actions(state)}
-    for verb in ("check", "fold", "draw", "show"):
-        if verb in actions:
-            fields = {"cards": []} if verb == "draw" else {}
-            return Act(verb, bet=actions[verb].bet, fields=fields)
-    a = actions.get("bet") or actions.get("call") or next(iter(actions.values()))
-    return Act(a.verb, bet=a.bet, fields={"amount": a.minimum} if a.verb == "bet" else {})
-
-
 def parse_decision(line: str, game: CircleGame, state: CircleState) -> Act:
     """'c', 'f', 'b 20', 'r 40', 'a', 'd 1 4', 's', 'm' -> the act for the player due."""
     hand = state.hand
@@ -110,64 +104,133 @@ def parse_decision(line: str, game: CircleGame, state: CircleState) -> Act:
     word = words[0] if words else ("s" if hand.phase == "show" else "d" if hand.phase == "draw" else "c")
     if hand.phase == "draw":
         if word != "d":
-            raise ValueError("the draw: d and the positions of the cards you discard (d alone stands pat)")
+            raise DecisionError("poker.draw-how")
         i = hand.draw_queue[0]
         try:
             cards = [hand.holes[i][int(w) - 1] for w in words[1:]]
         except (ValueError, IndexError) as exc:
-            raise ValueError("discard by position, 1 to 5") from exc
+            raise DecisionError("poker.draw-positions") from exc
         return Act("draw", bet=bet_id, fields={"cards": cards})
     if hand.phase == "show":
         return Act("muck" if word == "m" else "show", bet=bet_id)
-    if word in ("c", "check", "call"):
+    if word in ("c", "check", "call", "paso", "pasar", "igualar", "ver"):
         return Act("check" if "check" in actions else "call", bet=bet_id)
-    if word in ("f", "fold"):
+    if word in ("f", "fold", "retirarse", "me retiro"):
         return Act("fold", bet=bet_id)
     if word in ("a", "allin", "all-in"):
         a = actions.get("bet") or actions.get("raise")
         if a is None:
             return Act("call", bet=bet_id)
         return Act(a.verb, bet=bet_id, fields={"amount": a.maximum})
-    if word in ("b", "r", "bet", "raise"):
+    if word in ("b", "r", "bet", "raise", "apostar", "subir"):
         verb = "bet" if "bet" in actions else "raise"
         a = actions.get(verb)
         if a is None:
-            raise ValueError("you cannot bet or raise now")
+            raise DecisionError("poker.cannot-raise")
         if len(words) > 1:
-            amount = round(Fraction(words[1]) * 100)
+            try:
+                amount = round(Fraction(words[1].replace(",", ".")) * 100)
+            except (ValueError, ZeroDivisionError) as exc:
+                raise DecisionError("common.bad-amount") from exc
+            if a.maximum is not None and amount > a.maximum:
+                raise DecisionError("poker.at-most", amount=Money(a.maximum))
+            if a.minimum is not None and amount < a.minimum:
+                raise DecisionError("poker.at-least", amount=Money(a.minimum))
         elif a.targets:
             amount = a.targets[0]
         else:
             amount = a.minimum or 0
         return Act(verb, bet=bet_id, fields={"amount": amount})
-    raise ValueError("c, f, b AMOUNT, r AMOUNT, a (type help)")
+    raise DecisionError("poker.bad-decision")
+
+
+def display(player: str) -> str:
+    """A seat's name as the player reads it: the computer players by name, the player as «tú» / «you»."""
+    return voice().plain("poker.you-name") if player == YOU else player
 
 
 def table_view(game: CircleGame, state: CircleState, you: str) -> Table:
+    v = voice()
     hand = state.hand
     assert hand is not None
     b = hand.betting
-    grid = Table(title=f"{game.name_es} — pot {euros(b.pot())}", show_header=True, expand=False)
-    for col in ("seat", "player", "chips", "in pot", "cards"):
-        grid.add_column(col)
+    name = game.name_es if v.lang != "en" else game.name_en
+    grid = Table(title=v.plain("poker.title", game=name, pot=v.money(b.pot())), show_header=True, expand=False)
+    for col in ("seat", "player", "chips", "in-pot", "cards"):
+        grid.add_column(v.plain(f"poker.col.{col}"))
     for i, s in enumerate(b.seats):
         if s.player == you or hand.phase == "over":
             cards = show_cards(hand.holes[i])
         else:
             cards = " ".join(show_cards([c]) if up else "🂠" for c, up in zip(hand.holes[i], hand.up[i], strict=True))
         mark = "▶ " if (hand.phase == "bet" and b.to_act == i) else ""
-        status = "" if s.state in ("in", "allin") else f" ({s.state})"
-        grid.add_row(str(s.seat), f"{mark}{s.player}{status}", euros(s.stack), euros(s.total), cards)
+        status = "" if s.state in ("in", "allin") else f" ({v.plain('poker.state.' + s.state)})"
+        grid.add_row(str(s.seat), f"{mark}{display(s.player)}{status}", v.money(s.stack), v.money(s.total), cards)
     if hand.board:
-        grid.caption = "board: " + show_cards(hand.board) + (f"   row 2: {show_cards(hand.board2)}" if hand.board2 else "")
+        grid.caption = v.t("poker.board", cards=Raw(show_cards(hand.board))) + (
+            "   " + v.t("poker.board2", cards=Raw(show_cards(hand.board2))) if hand.board2 else "")
     return grid
+
+
+def tell(game: CircleGame, before: CircleState, after: CircleState, act: Act, who: str) -> list[str]:
+    """The croupier's sentence for what a player just did, from the act and the two states (never the engine's
+    English log): 'Ana sube a 4,00 €', 'You call €2.00'."""
+    v = voice()
+    person = "you" if who == YOU else "other"
+    hand_before, hand_after = before.hand, after.hand
+    assert hand_before is not None and hand_after is not None
+    i = next(k for k, s in enumerate(hand_before.betting.seats) if s.player == who)
+    s0, s1 = hand_before.betting.seats[i], hand_after.betting.seats[i]
+    put = s1.total - s0.total
+    verb = act.do
+    if verb in ("check", "fold", "muck"):
+        return [v.t(f"poker.{person}.{verb}", name=who)]
+    if verb == "call":
+        return [v.t(f"poker.{person}.call", name=who, amount=Money(put))]
+    if verb == "bet":
+        return [v.t(f"poker.{person}.bet", name=who, amount=Money(s1.street))]
+    if verb == "raise":
+        return [v.t(f"poker.{person}.raise", name=who, amount=Money(s1.street))]
+    if verb == "draw":
+        n = len(act.fields.get("cards", []))
+        key = "pat" if n == 0 else "draw-one" if n == 1 else "draw"
+        return [v.t(f"poker.{person}.{key}", name=who, n=n)]
+    if verb == "show":
+        return [v.t(f"poker.{person}.show", name=who)]
+    return []
+
+
+def showdown(game: CircleGame, state: CircleState) -> list[str]:
+    """Each hand still in at the end, named in the session language, and who takes what."""
+    from tapete.games.poker.evaluator import category
+
+    v = voice()
+    hand = state.hand
+    assert hand is not None
+    lines = []
+    live = [i for i, s in enumerate(hand.betting.seats) if s.state in ("in", "allin") and i not in hand.mucked]
+    if len(live) > 1:
+        for i in live:
+            s = hand.betting.seats[i]
+            high = game.strengths(state, hand, i)[0]
+            name = v.plain("poker.hand." + category(high)) if high >= 0 else v.plain("poker.hand.void")
+            person = "you" if s.player == YOU else "other"
+            lines.append(v.t(f"poker.{person}.has", name=s.player, cards=Raw(show_cards(hand.holes[i])), hand=name))
+    for s in hand.betting.seats:
+        acc = state.accounts[s.bet]
+        net = acc.returned - acc.staked
+        person = "you" if s.player == YOU else "other"
+        if net > 0:
+            lines.append(v.t(f"poker.{person}.wins", name=s.player, amount=Money(net)))
+    return lines
 
 
 @register_player(*VARIANTS)
 def play_poker(game: CircleGame, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
                console: Console, read: Callable[[str], str]) -> None:
+    v = voice(console, read)
     rng = TableRng.from_hex(seed) if seed else TableRng()
-    you = "you"
+    you = YOU
     names = [you, *BOTS]
     variant = VARIANTS[game.id]
     blinds = game.id in ("holdem", "omaha", "omaha-5", "omaha-hilo", "double-holdem")
@@ -178,10 +241,10 @@ def play_poker(game: CircleGame, jurisdiction: str, *, minimum: int, balance: in
     if rules.ante_max_half:
         table["ante"] = minimum // 2
     state = game.open(jurisdiction, table)
-    console.print(Panel.fit(f"[bold]{game.name_es}[/bold] — {jurisdiction}   minimum {euros(minimum)}   "
-                            f"your chips {euros(balance)}   house's take {rules.rake_max} % per pot\n"
-                            f"[dim]seed {rng.seed.hex()} (replay with --seed)[/dim]\nType [cyan]help[/cyan] for "
-                            "your decisions."))
+    name = game.name_es if v.lang != "en" else game.name_en
+    console.print(Panel.fit(v.t("poker.header", game=name, jurisdiction=jurisdiction, minimum=Money(minimum),
+                                balance=Money(balance), rake=rules.rake_max) + "\n" + v.t("common.seed", seed=rng.seed.hex())
+                            + "\n" + v.t("poker.welcome")))
     hands_played = 0
     while True:
         players = [p for p in names if state.stacks[p] > 0]
@@ -195,54 +258,82 @@ def play_poker(game: CircleGame, jurisdiction: str, *, minimum: int, balance: in
             hands_played += 1
             for player, amount in game.hand_bets(state, players):
                 state = game.step(state, Bet(f"{hands_played}-{player}", player, "hand", amount))
-        seen = len(state.log)
         state = game.step(state, Deal())
-        quit_after = False
+        assert state.hand is not None
+        v.say("poker.new-hand", "italic", n=hands_played, pot=Money(state.hand.betting.pot()))
+        board = len(state.hand.board)
         while state.hand is not None and state.hand.phase not in ("over",):
-            for line in state.log[seen:]:
-                console.print(f"[italic]Croupier: {line}[/italic]")
-            seen = len(state.log)
+            if len(state.hand.board) > board:
+                board = len(state.hand.board)
+                v.say("poker.board-dealt", "italic", cards=Raw(show_cards(state.hand.board)))
             due = _due(state)
             if due != you:
-                state = game.step(state, bot_act(game, state, rng))
+                act = bot_act(game, state, rng)
+                before = state        # step() leaves the state it was given untouched
+                state = game.step(state, act)
+                for line in tell(game, before, state, act, due):
+                    console.print(f"[italic]{line}[/italic]")
                 continue
             console.print(table_view(game, state, you))
-            try:
-                line = read("[bold green]your move > [/bold green]").strip()
-            except (EOFError, KeyboardInterrupt):
-                line = "quit"
-            if line.lower() in ("help", "?"):
-                console.print(HELP)
+            line = v.read("poker.prompt")
+            low = line.lower()
+            if low in ("help", "?", "ayuda"):
+                console.print(v.t("poker.help"))
                 continue
-            if line.lower() in ("quit", "q", "exit"):      # leave after this hand: the defaults play it out
-                quit_after = True
-                state = game.step(state, default_act(game, state))
+            if low in QUIT_WORDS:      # leaving never acts for the player: confirm, then the hand is abandoned
+                yes, no = v.plain("common.yes"), v.plain("common.no")
+                try:
+                    sure = v.ask("poker.quit-ask", [yes, no], amount=Money(_mine(state).total))
+                except Quit:
+                    sure = yes
+                if sure == yes:
+                    seat = _mine(state)
+                    v.say("poker.quit-abandoned", amount=Money(seat.total))
+                    v.say("common.goodbye", amount=Money(seat.stack))
+                    return
                 continue
             try:
-                state = game.step(state, parse_decision(line, game, state))
-            except (ValueError, ZeroDivisionError) as exc:
-                console.print(f"[red]{exc}[/red]")
+                act = parse_decision(line, game, state)
+                before = state        # step() leaves the state it was given untouched
+                state = game.step(state, act)
+            except DecisionError as exc:
+                v.warn(exc.key, **exc.params)
+                continue
+            except (ValueError, ZeroDivisionError):
+                v.warn("poker.bad-decision")
+                continue
             except TapeteError as exc:
-                console.print(f"[red]{exc.message}[/red]")
-        for line in state.log[seen:]:
-            console.print(f"[italic]Croupier: {line}[/italic]")
+                v.error(exc)
+                continue
+            for said in tell(game, before, state, act, you):
+                console.print(f"[italic]{said}[/italic]")
         if state.hand is not None and not state.hand.carry:
+            if len(state.hand.board) > board:
+                v.say("poker.board-dealt", "italic", cards=Raw(show_cards(state.hand.board)))
             console.print(table_view(game, state, you))
-            results = Table(title=f"hand {hands_played}")
+            for said in showdown(game, state):
+                console.print(said)
+            results = Table(title=v.plain("poker.hand-title", n=hands_played))
             for col in ("player", "staked", "returned", "net"):
-                results.add_column(col)
+                results.add_column(v.plain(f"poker.col.{col}"))
             for s in state.hand.betting.seats:
                 acc = state.accounts[s.bet]
-                results.add_row(s.player, euros(acc.staked), euros(acc.returned), euros(acc.returned - acc.staked))
+                results.add_row(display(s.player), v.money(acc.staked), v.money(acc.returned),
+                                v.money(acc.returned - acc.staked))
             console.print(results)
-        console.print(f"[bold]your chips: {euros(state.stacks[you])}[/bold]   (house's take so far "
-                      f"{euros(state.commission)})")
-        if quit_after:
-            break
+        elif state.hand is not None:
+            v.say("poker.pot-waits", "italic", pot=Money(state.hand.betting.pot()))
+        v.say("poker.chips", amount=Money(state.stacks[you]), rake=Money(state.commission))
         for bot in BOTS:      # a busted computer player buys in again
             if state.stacks[bot] <= 0:
                 state.stacks[bot] = balance
-    console.print(f"[bold]Good night.[/bold] You leave with {euros(state.stacks[you])}.")
+    v.say("common.goodbye", amount=Money(state.stacks[you]))
+
+
+def _mine(state: CircleState) -> Seat:
+    hand = state.hand
+    assert hand is not None
+    return next(s for s in hand.betting.seats if s.player == YOU)
 
 
 def _due(state: CircleState) -> str:

@@ -12,14 +12,15 @@ from rich.table import Table
 from rich.text import Text
 
 from tapete.core.errors import TapeteError
-from tapete.core.money import euros
 from tapete.core.rng import TableRng
 from tapete.engine.events import Act, Bet, Close, Outcome
 from tapete.games.roulette import layout
 from tapete.games.roulette.american import AmericanRouletteGame, components
 from tapete.games.roulette.game import RouletteGame, RouletteState
 from tapete.games.roulette.rules import ANNOUNCED, ANNOUNCED_CHIPS, SIMPLE
+from tapete.i18n import Money
 from tapete.terminal import register_player
+from tapete.terminal.voice import Quit, limits, voice
 
 ALIASES = {
     "rojo": "red", "red": "red", "negro": "black", "black": "black", "par": "even", "even": "even",
@@ -35,45 +36,36 @@ ALIASES = {
     "orphans": "orphans", "huerfanos": "orphans", "orphelins": "orphans", "h": "orphans",
 }
 
-HELP = """[bold]Bets[/bold] (amounts in euros):
-  [cyan]17 5[/cyan]              5 € straight up on 17          [cyan]red 10[/cyan] / [cyan]rojo 10[/cyan]   simple chances: red black even odd low high
-  [cyan]split 17 20 5[/cyan]     split 17/20                     [cyan]street 34 5[/cyan]       the row of 34 (or 0 1 2 / 0 2 3)
-  [cyan]corner 17 5[/cyan]       17-18-20-21 (or list all four)  [cyan]six 1 4 5[/cyan]         the two rows from 1 and 4
-  [cyan]column 3 10[/cyan]       [cyan]dozen 2 10[/cyan]     [cyan]two-dozens 1 2 10[/cyan]   [cyan]two-columns 2 3 10[/cyan]
-[bold]Table[/bold]: [cyan]spin[/cyan] (or an empty line)   [cyan]clear[/cyan] take back unspun bets   [cyan]bets[/cyan]   [cyan]help[/cyan]   [cyan]quit[/cyan]"""
+COMMANDS = {"spin": "spin", "s": "spin", "girar": "spin", "": "spin", "clear": "clear", "retirar": "clear",
+            "bets": "bets", "apuestas": "bets", "help": "help", "?": "help", "ayuda": "help",
+            "quit": "quit", "exit": "quit", "q": "quit", "salir": "quit"}
 
-SHORT_HELP = """[bold]Bets[/bold] (amounts in euros) — the abreviada's cloth has only the inside bets:
-  [cyan]17 5[/cyan]              5 € straight up on 17          [cyan]split 17 20 5[/cyan]     split 17/20
-  [cyan]street 34 5[/cyan]       the row of 34 (or 0 1 2 / 0 2 3) [cyan]corner 17 5[/cyan]       17-18-20-21 (or [cyan]corner 0 1 2 3 5[/cyan])
-  [cyan]six 1 4 5[/cyan]         the two rows from 1 and 4
-[bold]Table[/bold]: [cyan]spin[/cyan] (or an empty line)   [cyan]clear[/cyan]   [cyan]bets[/cyan]   [cyan]help[/cyan]   [cyan]quit[/cyan]"""
 
-AMERICAN_HELP = """[bold]Colour chips[/bold]: [cyan]colour 5[/cyan] takes a new series worth 5 € a chip (from the minimum to the
-  straight-up maximum; at first they are worth the minimum). Stake chips with [cyan]x[/cyan]: [cyan]17 3x[/cyan] = three chips on 17.
-  At zero a simple chance loses half: no prison."""
+class BetLineError(ValueError):
+    """A bet line the table cannot read: a catalog key and its parameters."""
 
-ANNOUNCED_HELP = """[bold]Announced bets[/bold] (amount = one chip's value):
-  [cyan]neighbours 17 2[/cyan]   17 and two neighbours each side, 5 chips   [cyan]tiers 1[/cyan]    tercio, 6 chips
-  [cyan]serie 1[/cyan]           serie grande (zero sector), 9 chips        [cyan]orphans 1[/cyan]  huérfanos, 5 chips"""
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key, self.params = key, params
 
 
 def parse_bet_line(line: str) -> tuple[str, tuple[int, ...] | None, int]:
     """'split 17 20 5' -> ('split', (17, 20), 500). Amount last, in euros (cents allowed: 2.50)."""
     words = line.lower().replace(",", " ").split()
     if not words:
-        raise ValueError("empty bet")
+        raise BetLineError("roulette.bad-line")
     *head, amount_text = words
     if not re.fullmatch(r"\d+(\.\d{1,2})?", amount_text):
-        raise ValueError(f"the amount comes last, in euros: {amount_text!r}")
+        raise BetLineError("roulette.amount-last", text=amount_text)
     amount = round(Fraction(amount_text) * 100)
     if head and head[0].isdigit():
         head = ["straight", *head]
     if not head or head[0] not in ALIASES:
-        raise ValueError(f"unknown bet {head[0] if head else ''!r} (type help)")
+        raise BetLineError("roulette.unknown-bet", word=head[0] if head else "")
     kind = ALIASES[head[0]]
     numbers = tuple(int(w) for w in head[1:] if w.isdigit())
     if len(numbers) != len(head) - 1:
-        raise ValueError("targets are numbers")
+        raise BetLineError("roulette.targets-numbers")
     if kind in SIMPLE or (kind in ANNOUNCED and kind != "neighbours"):
         return kind, None, amount
     if kind == "street" and len(numbers) == 1 and numbers[0] > 0:
@@ -104,7 +96,7 @@ def covered_numbers(b: object) -> frozenset[int]:
 def racetrack(state: RouletteState, last: int | None) -> Text:
     """The wheel order, as the racetrack of the announced bets shows it; the last result highlighted."""
     staked = {n for b in state.bets if b.phase == "riding" for n in covered_numbers(b)}
-    track = Text("wheel: ")
+    track = Text(voice().plain("roulette.wheel") + " ")
     for n in layout.WHEEL_ORDER:
         style = {"red": "red", "black": "white", "green": "green"}[layout.colour(n)]
         if n == last:
@@ -136,12 +128,13 @@ def cloth(state: RouletteState, last: int | None, outside: bool = True) -> Table
         zero = cell(0) if r == 1 else Text("    ", style="on green4")
         nums = [cell(top + 3 * i) for i in range(12)]
         grid.add_row(zero, *nums, Text(" 2:1" if outside else "", style="bold"))
-    dozens = Text("     1st 12 (1-12)    2nd 12 (13-24)    3rd 12 (25-36)", style="bold")
-    simple = Text("     1-18  PAR  ", style="bold")
-    simple.append(" ROJO ", style="bold white on red3")
+    v = voice()
+    dozens = Text("     " + v.plain("roulette.cloth-dozens"), style="bold")
+    simple = Text(f"     {v.plain('roulette.cloth-low')}  {v.plain('roulette.cloth-even')}  ", style="bold")
+    simple.append(f" {v.plain('roulette.cloth-red')} ", style="bold white on red3")
     simple.append(" ")
-    simple.append(" NEGRO ", style="bold white on grey11")
-    simple.append("  IMPAR  19-36", style="bold")
+    simple.append(f" {v.plain('roulette.cloth-black')} ", style="bold white on grey11")
+    simple.append(f"  {v.plain('roulette.cloth-odd')}  {v.plain('roulette.cloth-high')}", style="bold")
     outer = Table.grid()
     outer.add_row(grid)
     if outside:
@@ -151,13 +144,26 @@ def cloth(state: RouletteState, last: int | None, outside: bool = True) -> Table
 
 
 def describe(b: object) -> str:
+    """The bet as the player says it, in the session language: 'pleno 17', 'rojo', 'caballo 17-20'."""
     on = getattr(b, "on", None)
-    return f"{b.kind}{' ' + '-'.join(map(str, on)) if on else ''}"  # type: ignore[attr-defined]
+    name = voice().plain(f"roulette.kind.{b.kind}")  # type: ignore[attr-defined]
+    return f"{name}{' ' + '-'.join(map(str, on)) if on else ''}"
+
+
+def announce(n: int) -> str:
+    """The croupier's call of the pocket: '17, rojo, impar y pasa' / 'zero'."""
+    v = voice()
+    if n == 0:
+        return v.plain("roulette.call-zero")
+    return v.plain("roulette.call", n=n, colour=v.plain(f"roulette.{layout.colour(n)}"),
+                   parity=v.plain("roulette.odd" if n % 2 else "roulette.even"),
+                   half=v.plain("roulette.low" if n <= 18 else "roulette.high"))
 
 
 @register_player("roulette-french", "roulette-french-short", "roulette-american")
 def play_roulette(game: RouletteGame, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
                   console: Console, read: Callable[[str], str]) -> None:
+    v = voice(console, read)
     rng = TableRng.from_hex(seed) if seed else TableRng()
     state = game.open(jurisdiction, {"minimum": minimum})
     credited: set[str] = set()
@@ -165,121 +171,143 @@ def play_roulette(game: RouletteGame, jurisdiction: str, *, minimum: int, balanc
     american = isinstance(game, AmericanRouletteGame)
     short = not any(k in SIMPLE for k in game.rules_for(jurisdiction).kinds)       # the abreviada's cloth
     announced = any(a.kind in ANNOUNCED for a in game.legal_actions(state))
-    console.print(Panel.fit(f"[bold]{game.name_es}[/bold] — {jurisdiction}   minimum {euros(minimum)}   "
-                            f"your chips {euros(balance)}\n[dim]seed {rng.seed.hex()} (replay with --seed)[/dim]\n"
-                            "Type [cyan]help[/cyan] for the bets. [italic]Hagan sus apuestas.[/italic]"))
+    name = game.name_es if v.lang != "en" else game.name_en
+    console.print(Panel.fit(v.t("roulette.header", game=name, jurisdiction=jurisdiction, minimum=Money(minimum),
+                                balance=Money(balance)) + "\n" + v.t("common.seed", seed=rng.seed.hex())
+                            + "\n" + v.t("roulette.welcome")))
+
+    def at_risk() -> int:
+        return sum(b.amount for b in state.bets if b.phase in ("riding", "prison", "choice"))
 
     def show() -> None:
         last = state.history[-1] if state.history else None
-        hist = Text("last: ")
+        hist = Text(v.plain("roulette.last") + " ")
         for n in state.history[-12:][::-1]:
             hist.append(f" {n} ", style={"red": "red", "black": "white", "green": "green"}[layout.colour(n)])
         parts = [cloth(state, last, outside=not short), hist]
         if announced:
             parts.append(racetrack(state, last))
         if american:
-            parts.append(Text(f"your colour chips: {euros(game.colour_value(state, 'you'))} each", style="dim"))
-        console.print(Panel(Group(*parts), title=f"balance {euros(balance)}", expand=False))
+            parts.append(Text(v.plain("roulette.colour-chips", value=v.money(game.colour_value(state, "you"))), style="dim"))
+        console.print(Panel(Group(*parts), title=v.t("common.balance-title", balance=Money(balance)), expand=False))
 
     show()
     while True:
-        try:
-            line = read("[bold green]> [/bold green]").strip()
-        except (EOFError, KeyboardInterrupt):
-            line = "quit"
+        line = v.read("common.prompt")
         low = line.lower()
-        if low in ("quit", "exit", "q"):
-            pending = [b for b in state.bets if b.phase in ("riding", "prison", "choice")]
-            for b in pending:
-                if b.phase == "riding":
-                    balance += b.amount
-            console.print(f"[bold]Good night.[/bold] You leave with {euros(balance)}.")
+        command = COMMANDS.get(low)
+        if command == "quit":
+            # bets not yet spun are taken back; a bet in prison stays on the table, lost to the player who leaves
+            back = sum(b.amount for b in state.bets if b.phase == "riding")
+            held = sum(b.amount for b in state.bets if b.phase in ("prison", "choice"))
+            if held:
+                v.say("roulette.quit-prison", amount=Money(held))
+            v.say("common.goodbye", amount=Money(balance + back))
             return
-        if low in ("help", "?"):
-            console.print(SHORT_HELP if short else HELP)
+        if command == "help":
+            console.print(v.t("roulette.help-short" if short else "roulette.help"))
             if american:
-                console.print(AMERICAN_HELP)
+                console.print(v.t("roulette.help-american"))
             if announced:
-                console.print(ANNOUNCED_HELP)
+                console.print(v.t("roulette.help-announced"))
             continue
         if american and low.startswith(("colour ", "color ")):
             try:
                 value = round(Fraction(low.split()[1]) * 100)
                 state = game.take_colour_chips(state, "you", value)
             except (ValueError, ZeroDivisionError, IndexError):
-                console.print("[red]colour takes a value in euros, e.g. colour 5[/red]")
+                v.warn("roulette.colour-how")
             except TapeteError as exc:
-                console.print(f"[red]{exc.message}[/red]")
+                v.error(exc, maximum=limits(game, state, "straight")[1])
             else:
-                console.print(f"  a new series of colour chips worth {euros(value)} each")
+                v.say("roulette.colour-taken", value=Money(value))
             continue
-        if low == "bets":
-            for b in state.bets:
-                if b.phase != "done":
-                    console.print(f"  {b.id}: {describe(b)} {euros(b.amount)} [{b.phase}]")
+        if command == "bets":
+            mine = [b for b in state.bets if b.phase != "done"]
+            if not mine:
+                v.say("common.no-bets")
+            for b in mine:
+                console.print("  " + v.t("roulette.bet-line", id=b.id, bet=describe(b), amount=Money(b.amount),
+                                         phase=v.plain(f"roulette.phase.{b.phase}")))
             continue
-        if low == "clear":
-            keep = [b for b in state.bets if b.phase != "riding"]
-            balance += sum(b.amount for b in state.bets if b.phase == "riding")
-            state.bets = keep
-            console.print("bets taken back")
+        if command == "clear":
+            back = sum(b.amount for b in state.bets if b.phase == "riding")
+            state.bets = [b for b in state.bets if b.phase != "riding"]
+            balance += back
+            v.say("roulette.cleared", amount=Money(back), balance=Money(balance))
             continue
-        if low in ("", "spin", "s"):
+        if command == "spin":
             if not any(b.phase in ("riding", "prison", "choice") for b in state.bets):
-                console.print("[yellow]no bets on the table[/yellow]")
+                v.say("common.no-bets", "yellow")
                 continue
             state = game.step(state, Close())
-            console.print("[italic]No va más.[/italic]")
+            v.say("roulette.no-more-bets", "italic")
             n = rng.randbelow(37)
-            seen = len(state.log)
             state = game.step(state, Outcome("spin", n))
-            for line in state.log[seen:]:
-                if line.startswith("spin "):
-                    console.print(f"[italic]Croupier: {line.split(': ', 1)[1]}[/italic]")
+            v.say("roulette.croupier", "italic", call=announce(n))
             colour = layout.colour(n)
-            console.print(Text(f"  {n}  {colour.upper() if n else 'ZERO'}  ",
-                               style={"red": "bold white on red3", "black": "bold white on grey11", "green": "bold white on green4"}[colour]))
+            word = v.plain(f"roulette.{colour}").upper() if n else v.plain("roulette.zero").upper()
+            console.print(Text(f"  {n}  {word}  ", style={"red": "bold white on red3", "black": "bold white on grey11",
+                                                           "green": "bold white on green4"}[colour]))
             for b in state.bets:
                 if b.phase == "done" and b.id not in credited:
                     credited.add(b.id)
                     paid = int(-(-b.returned // 1))   # what the player receives rounds up (FORMAT.md)
                     balance += paid
-                    verdict = "[green]wins[/green]" if b.returned > b.amount else "[yellow]returns[/yellow]" if b.returned else "[red]loses[/red]"
-                    console.print(f"  {describe(b)} {euros(b.amount)} {verdict} {euros(paid) if paid else ''}")
+                    key = "roulette.bet-wins" if b.returned > b.amount else "roulette.bet-returned" if b.returned \
+                        else "roulette.bet-loses"
+                    console.print("  " + v.t(key, bet=describe(b), amount=Money(b.amount), paid=Money(paid)))
+                elif b.phase == "prison" and b.zeros and b.id not in credited:
+                    console.print("  " + v.t("roulette.still-prison", bet=describe(b), amount=Money(b.amount)))
+            leaving = False
             for b in state.bets:
                 if b.phase == "choice":
-                    options = "p" if b.locked else "p/h"
-                    answer = read(f"  zero on your {b.kind} {euros(b.amount)}: [bold]p[/bold]rison or [bold]h[/bold]alf back? [{options}] ").strip().lower()
-                    verb = "half" if answer.startswith("h") and not b.locked else "prison"
-                    state = game.step(state, Act(verb, bet=b.id))
-                    if verb == "half":
+                    if b.locked:
+                        answer = "prison"
+                        console.print("  " + v.t("roulette.zero-locked", bet=describe(b), amount=Money(b.amount)))
+                    else:
+                        prison, half = v.plain("roulette.choice-prison"), v.plain("roulette.choice-half")
+                        try:
+                            picked = v.ask("roulette.zero-ask", [prison, half], bet=describe(b), amount=Money(b.amount))
+                        except Quit:                 # leaving decides nothing: the bet stays on the table
+                            leaving = True
+                            break
+                        answer = "half" if picked == half else "prison"
+                    state = game.step(state, Act(answer, bet=b.id))
+                    if answer == "half":
                         credited.add(b.id)
                         paid = int(-(-b.amount // 2 ** max(b.zeros, 1)))
                         balance += paid
-                        console.print(f"  half back: {euros(paid)}")
+                        v.say("roulette.half-back", amount=Money(paid))
                     else:
-                        console.print("  en prisión")
+                        v.say("roulette.to-prison", bet=describe(b), amount=Money(b.amount))
+            if leaving:
+                held = sum(b.amount for b in state.bets if b.phase in ("prison", "choice"))
+                v.say("roulette.quit-prison", amount=Money(held))
+                v.say("common.goodbye", amount=Money(balance))
+                return
             show()
             continue
         line, chips = split_chips(line) if american else (line, None)
         try:
             kind, on, amount = parse_bet_line(line)
-        except ValueError as exc:
-            console.print(f"[red]{exc}[/red]")
+        except BetLineError as exc:
+            v.warn(exc.key, **exc.params)
             continue
         extra = {}
         if chips is not None:
             amount, extra = game.colour_value(state, "you"), {"chips": chips}
         total = amount * (chips or ANNOUNCED_CHIPS.get(kind, 1))
         if total > balance:
-            console.print(f"[red]you have {euros(balance)}[/red]")
+            v.warn("common.you-have", amount=Money(balance))
             continue
         counter += 1
         try:
             state = game.step(state, Bet(f"b{counter}", "you", kind, amount, on, extra))
         except TapeteError as exc:
-            console.print(f"[red]{exc.message}[/red]")
+            low_limit, high_limit = limits(game, state, kind)
+            v.error(exc, minimum=low_limit, maximum=high_limit)
             continue
         staked = state.bets[-1].amount
         balance -= staked
-        console.print(f"  {describe(state.bets[-1])} {euros(staked)} — balance {euros(balance)}")
+        v.say("roulette.placed", bet=describe(state.bets[-1]), amount=Money(staked), balance=Money(balance))

@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tapete.core.errors import TapeteError
-from tapete.core.money import euros, format_ratio
+from tapete.core.money import format_ratio
 from tapete.core.rng import TableRng
 from tapete.engine.events import Bet, Close, Outcome
 from tapete.games.wheel_of_fortune import (
@@ -28,29 +28,25 @@ from tapete.games.wheel_of_fortune import (
     WheelState,
     symbol_key,
 )
+from tapete.i18n import Money
 from tapete.terminal import register_player
+from tapete.terminal.voice import QUIT_WORDS, limits, voice
 
 ALIASES = {"jr": "joker-red", "joker-red": "joker-red", "red": "joker-red", "rojo": "joker-red", "figura1": "joker-red",
            "jb": "joker-black", "joker-black": "joker-black", "black": "joker-black", "negro": "joker-black",
            "figura2": "joker-black"}
 STYLE = {"24": "bold black on yellow", "15": "bold white on blue", "7": "bold white on green4", "4": "bold white on magenta",
          "2": "bold black on cyan", "joker-red": "bold white on red3", "joker-black": "bold white on grey11"}
-HELP = """[bold]Bets[/bold] (amount last, in euros):
-  [cyan]24 5[/cyan]  [cyan]15 5[/cyan]  [cyan]7 5[/cyan]  [cyan]4 5[/cyan]  [cyan]2 5[/cyan]   on a symbol: pays 1, 2, 5, 10, 20 to 1
-  [cyan]jr 1[/cyan] / [cyan]jb 1[/cyan]   the red / black joker (the two figures): 45 to 1
-[bold]Table[/bold]: [cyan]spin[/cyan] (or an empty line)   [cyan]clear[/cyan] take back your bets   [cyan]bets[/cyan]   [cyan]help[/cyan]   [cyan]quit[/cyan]"""
-
-
 def parse_line(line: str) -> tuple[str, tuple[int, ...] | None, int]:
     """'24 5' -> ('number', (24,), 500); 'jr 1' -> ('joker-red', None, 100)."""
     words = line.lower().replace(",", " ").split()
     if len(words) != 2 or not re.fullmatch(r"\d+(\.\d{1,2})?", words[1]):
-        raise ValueError("a bet is a symbol, then the amount in euros (type help)")
+        raise ValueError("wheel.bad-line")
     amount = round(Fraction(words[1]) * 100)
     if words[0].isdigit():
         return "number", (int(words[0]),), amount
     if words[0] not in ALIASES:
-        raise ValueError(f"unknown bet {words[0]!r} (type help)")
+        raise ValueError("wheel.bad-line")
     return ALIASES[words[0]], None, amount
 
 
@@ -74,7 +70,7 @@ def board(state: WheelState) -> Table:
 
 def strip(index: int, width: int = 9) -> Text:
     """The cells around the pointer, the winning one in the middle."""
-    text = Text("wheel: ")
+    text = Text(voice().plain("wheel.wheel") + " ")
     for k in range(-(width // 2), width // 2 + 1):
         s = symbol_key(CELLS[(index + k) % len(CELLS)]) or ""
         mark = "▼" if k == 0 else " "
@@ -85,83 +81,86 @@ def strip(index: int, width: int = 9) -> Text:
 @register_player("wheel-of-fortune")
 def play_wheel(game: WheelOfFortuneGame, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
                console: Console, read: Callable[[str], str]) -> None:
+    v = voice(console, read)
     rng = TableRng.from_hex(seed) if seed else TableRng()
     state = game.open(jurisdiction, {"minimum": minimum})
     rules = WHEEL_RULES[jurisdiction]
     counter = 0
     last_cell: int | None = None
-    console.print(Panel.fit(f"[bold]{game.name_es}[/bold] — {jurisdiction}   minimum {euros(minimum)}   your chips "
-                            f"{euros(balance)}\n[dim]seed {rng.seed.hex()} (replay with --seed)[/dim]\n"
-                            "Type [cyan]help[/cyan] for the bets. [italic]Hagan sus apuestas.[/italic]"))
+    name = game.name_es if v.lang != "en" else game.name_en
+    console.print(Panel.fit(v.t("roulette.header", game=name, jurisdiction=jurisdiction, minimum=Money(minimum),
+                                balance=Money(balance)) + "\n" + v.t("common.seed", seed=rng.seed.hex())
+                            + "\n" + v.t("roulette.welcome")))
 
     def show() -> None:
-        hist = Text("last: ")
+        hist = Text(v.plain("roulette.last") + " ")
         for s in state.history[-15:][::-1]:
             hist.append(f" {label(s, jurisdiction)} ", style=STYLE[s])
         parts = [board(state), hist]
         if last_cell is not None:
             parts.append(strip(last_cell))
-        console.print(Panel(Group(*parts), title=f"balance {euros(balance)}", expand=False))
+        console.print(Panel(Group(*parts), title=v.plain("common.balance-title", balance=v.money(balance)), expand=False))
 
     show()
     while True:
-        try:
-            line = read("[bold green]> [/bold green]").strip()
-        except (EOFError, KeyboardInterrupt):
-            line = "quit"
+        line = v.read("common.prompt")
         low = line.lower()
-        if low in ("quit", "exit", "q"):
-            balance += sum(b.amount for b in state.bets if b.phase == "riding")
-            console.print(f"[bold]Good night.[/bold] You leave with {euros(balance)}.")
+        if low in QUIT_WORDS:
+            balance += sum(b.amount for b in state.bets if b.phase == "riding")    # bets not yet spun: taken back
+            v.say("common.goodbye", amount=Money(balance))
             return
-        if low in ("help", "?"):
-            console.print(HELP)
+        if low in ("help", "?", "ayuda"):
+            console.print(v.t("wheel.help"))
             continue
-        if low == "bets":
-            for b in state.bets:
-                if b.phase == "riding":
-                    console.print(f"  {b.id}: {label(b.symbol, jurisdiction)} {euros(b.amount)}")
+        if low in ("bets", "apuestas"):
+            mine = [b for b in state.bets if b.phase == "riding"]
+            if not mine:
+                v.say("common.no-bets")
+            for b in mine:
+                console.print("  " + v.t("bac.bet-line", id=b.id, bet=label(b.symbol, jurisdiction), amount=Money(b.amount)))
             continue
-        if low == "clear":
-            balance += sum(b.amount for b in state.bets if b.phase == "riding")
+        if low in ("clear", "retirar"):
+            back = sum(b.amount for b in state.bets if b.phase == "riding")
+            balance += back
             state.bets = [b for b in state.bets if b.phase != "riding"]
-            console.print("bets taken back")
+            v.say("roulette.cleared", amount=Money(back), balance=Money(balance))
             continue
-        if low in ("", "spin", "s"):
+        if low in ("", "spin", "s", "girar"):
             if not any(b.phase == "riding" for b in state.bets):
-                console.print("[yellow]no bets on the table[/yellow]")
+                v.say("common.no-bets", "yellow")
                 continue
-            push = " and gives the wheel a second push" if rules.second_push else ""
-            console.print(f"[italic]The croupier spins the wheel{push}: no va más.[/italic]")
+            v.say("wheel.spins-push" if rules.second_push else "wheel.spins", "italic")
             state = game.step(state, Close())
             last_cell = rng.randbelow(len(CELLS))
             symbol = symbol_key(CELLS[last_cell])
-            seen = len(state.log)
             state = game.step(state, Outcome("spin", CELLS[last_cell]))
-            console.print(f"[italic]Croupier: {state.log[seen].split(': ', 1)[1]}[/italic]")
+            v.say("wheel.croupier", "italic", symbol=label(symbol or "", jurisdiction))
             console.print(Text(f"  {label(symbol or '', jurisdiction)}  ", style=STYLE[symbol or "24"]))
             for b in state.bets[:]:
                 if b.phase == "done":
                     paid = int(-(-b.returned // 1))
                     balance += paid
-                    verdict = "[green]wins[/green]" if paid else "[red]loses[/red]"
-                    console.print(f"  {label(b.symbol, jurisdiction)} {euros(b.amount)} {verdict} {euros(paid) if paid else ''}")
+                    key = "roulette.bet-wins" if paid else "roulette.bet-loses"
+                    console.print("  " + v.t(key, bet=label(b.symbol, jurisdiction), amount=Money(b.amount),
+                                             paid=Money(paid)))
             state.bets = [b for b in state.bets if b.phase != "done"]
             show()
             continue
         try:
             kind, on, amount = parse_line(line)
         except ValueError as exc:
-            console.print(f"[red]{exc}[/red]")
+            v.warn(str(exc))
             continue
         if amount > balance:
-            console.print(f"[red]you have {euros(balance)}[/red]")
+            v.warn("common.you-have", amount=Money(balance))
             continue
         counter += 1
         try:
             state = game.step(state, Bet(f"b{counter}", "you", kind, amount, on))
         except TapeteError as exc:
-            console.print(f"[red]{exc.message}[/red]")
+            low_limit, high_limit = limits(game, state, kind)
+            v.error(exc, minimum=low_limit, maximum=high_limit)
             continue
         balance -= amount
-        console.print(f"  {label(state.bets[-1].symbol, jurisdiction)} {euros(amount)} — balance {euros(balance)}")
+        v.say("roulette.placed", bet=label(state.bets[-1].symbol, jurisdiction), amount=Money(amount),
+              balance=Money(balance))

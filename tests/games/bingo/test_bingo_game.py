@@ -187,8 +187,8 @@ def test_play_bingo_at_the_terminal() -> None:
     play_bingo(GAME, "ES", minimum=100, balance=1000, seed="02" * 16, console=Console(file=out, width=110),
                read=lambda _prompt="": next(lines))
     text = out.getvalue()
-    assert "your card" in text and "game 1 over" in text and "game 2 over" in text and "Good night" in text
-    assert "a number of cards you can pay for" in text
+    assert "your card" in text and "Game 1 over" in text and "Game 2 over" in text and "Good night" in text
+    assert "A number of cards you can pay for" in text
 
 
 @settings(max_examples=25, deadline=None)

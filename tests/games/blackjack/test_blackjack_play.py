@@ -22,17 +22,17 @@ def session(lines: list[str], jurisdiction: str = "ES-IB", seed: str = "00" * 32
 
 def test_a_session_with_hints_and_announcements() -> None:
     text = session(["10", "10 box 2", "deal", "hint", "s", "hint", "h", "20", "", "hint", "d", "chart"])
-    assert "Croupier: deal: box 1 8♦ Q♥ (18), box 2 8♠ 4♥ (12); dealer A♦" in text
-    assert "the chart says: stand" in text and "the chart says: double" in text
-    assert "box 1 doubles" in text and "pays b3" in text
-    assert "pairs — dealer's card" in text and "You leave with 520.00 €" in text
+    assert "box 1  8♦   Q♥    18" in text and "box 2  8♠   4♥    12" in text and "dealer   A♦" in text
+    assert "The chart says: stand" in text and "The chart says: double" in text
+    assert "€20.00 more staked" in text and "you win €40.00" in text
+    assert "pairs — dealer's card" in text and "You leave with €520.00" in text
 
 
 def test_bad_input_is_explained_not_fatal() -> None:
     text = session(["deal", "ten", "1000000", "0.5", "10 box 8", "10", "deal", "fly", "i", "i 9", "s", "s"])
-    assert "no bets on the table" in text and "type an amount" in text and "you have 500.00 €" in text
-    assert "under the table minimum" in text and "box number 1-7" in text
-    assert "h, s, d, p" in text and "insure how much" in text
+    assert "There are no bets on the table" in text and "Type an amount" in text and "You only have €500.00" in text
+    assert "under the table's minimum: at least €1.00" in text and "does not fit the cloth" in text
+    assert "Decide: h (hit)" in text and "Insure how much" in text
 
 
 def test_many_rounds_reach_a_new_shoe() -> None:
@@ -40,4 +40,4 @@ def test_many_rounds_reach_a_new_shoe() -> None:
     for _ in range(70):
         lines += ["5 box 1", "5 box 2", "5 box 3", "deal", "s", "s", "s", "s", "s", "s"]
     text = session(lines, "ES", seed="ab" * 32)
-    assert "the cut card: this round is the last of the shoe" in text and "new shoe" in text
+    assert "The cut card is out: this is the last round of the shoe" in text and "A new shoe" in text

@@ -156,5 +156,5 @@ def test_play_boule_at_the_terminal() -> None:
     play_game(GAME, "ES-AN", minimum=100, balance=50_000, seed="00" * 32, console=Console(file=out, width=120),
               read=lambda prompt: next(lines))
     text = out.getvalue()
-    assert "number 7 5.00 €" in text and "not [10]" in text and "No va más" in text
-    assert "last:" in text and "no bets on the table" in text and "You leave with" in text
+    assert "number 7: €5.00" in text and "does not fit the cloth" in text and "No more bets" in text
+    assert "last:" in text and "There are no bets on the table" in text and "You leave with" in text

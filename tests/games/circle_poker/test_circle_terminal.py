@@ -31,20 +31,20 @@ def session(game_id: str, lines: list[str], j: str = "ES-AN") -> str:
 def test_every_variant_plays_a_hand_at_the_terminal(game_id: str) -> None:
     text = session(game_id, ["c", "c", "d", "c", "c", "c", "c", "c", "c", "c", "c", "quit"],
                    "ES-IB" if game_id == "poker-sintetico" else "ES-AN")
-    assert "Croupier:" in text
+    assert "Hand 1: the cards are dealt" in text
     assert "Good night" in text
-    assert "your chips" in text
+    assert "You leave with €" in text
 
 
 def test_holdem_session_shows_cards_pot_and_balance() -> None:
     text = session("holdem", ["help", "b 4", "x", "c"] + ["c"] * 20 + ["quit"])
     assert "raise to 40" in text            # the help
     assert "board:" in text
-    assert "rake" in text
+    assert "the house takes" in text
     assert "house's take so far" in text
-    assert "c, f, b AMOUNT" in text          # a bad line is explained, not a crash
+    assert "Decide: c (check or call)" in text          # a bad line is explained, not a crash
 
 
 def test_draw_poker_discards_by_position() -> None:
     text = session("draw-poker", ["c", "b 2", "c", "c", "d 1 2 3", "c", "c", "c", "quit"])
-    assert "the draw" in text
+    assert "You draw 3 cards." in text

@@ -30,25 +30,25 @@ def test_announced_bets_are_typed_as_players_call_them() -> None:
 def test_play_american_with_announced_bets_and_colour_chips() -> None:
     text = session("roulette-american", "ES-IB", ["help", "neighbours 17 2", "tiers 1", "colour 5", "17 3x",
                                                   "colour 50", "red 10", "", "quit"])
-    assert "neighbours 17 10.00 €" in text and "third 6.00 €" in text          # chips x value
-    assert "colour chips worth 5.00 €" in text and "straight 17 15.00 €" in text
-    assert "straight-up maximum" in text                                        # colour 50 refused
-    assert "wheel:" in text and "last:" in text and "No va más" in text
+    assert "neighbours 17: €10.00" in text and "tiers: €6.00" in text          # chips x value
+    assert "colour chips worth €5.00 each" in text and "straight up 17: €15.00" in text
+    assert "maximum" in text                                                    # colour 50 refused
+    assert "wheel:" in text and "last:" in text and "No more bets" in text
     assert "You leave with" in text
 
 
 def test_play_american_without_announced_bets_refuses_them() -> None:
     text = session("roulette-american", "ES", ["neighbours 17 2", "red 10", "", "quit"])
-    assert "not a bet of roulette-american in ES" in text and "wheel:" not in text
-    assert "returns" in text or "wins" in text or "loses" in text
+    assert "There is no such bet at this table" in text and "wheel:" not in text
+    assert "returned" in text or "wins" in text or "loses" in text
 
 
 def test_play_the_abreviada() -> None:
     text = session("roulette-french-short", "ES-AN", ["help", "red 5", "corner 0 1 2 3 5", "", "quit"])
-    assert "only the inside bets" in text and "not on this cloth" in text
-    assert "corner 0-1-2-3 5.00 €" in text and "1st 12" not in text
+    assert "only the inside bets" in text and "There is no such bet at this table" in text
+    assert "corner 0-1-2-3: €5.00" in text and "1st 12" not in text
 
 
 def test_french_play_is_unchanged() -> None:
     text = session("roulette-french", "ES", ["17 5", "red 10", "", "p", "quit"])
-    assert "straight 17 5.00 €" in text and "1st 12" in text and "wheel:" not in text
+    assert "straight up 17: €5.00" in text and "1st 12" in text and "wheel:" not in text

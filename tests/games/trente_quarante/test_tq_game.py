@@ -109,5 +109,6 @@ def test_play_a_session_at_the_terminal() -> None:
     play_game(GAME, "ES", minimum=100, balance=50_000, seed="11" * 32, console=Console(file=out, width=120),
               read=lambda prompt: next(lines))
     text = out.getvalue()
-    assert "Croupier: coup 1" in text and "ganan" in text or "31 after 31" in text
-    assert "under the table minimum" in text and "e.g. negro 10" in text and "You leave with" in text
+    assert "Croupier: “black" in text and ("you win" in text or "you lose" in text or "31 after 31" in text)
+    assert "under the table's minimum: at least €1.00" in text and "For example: black 10" in text
+    assert "You leave with" in text

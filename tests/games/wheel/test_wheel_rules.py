@@ -153,5 +153,5 @@ def test_play_the_wheel_at_the_terminal() -> None:
     play_game(GAME, "ES-AN", minimum=100, balance=50_000, seed="00" * 32, console=Console(file=out, width=120),
               read=lambda prompt: next(lines))
     text = out.getvalue()
-    assert "figura 2" in text and "no symbol [3]" in text and "second push" in text
+    assert "figura 2" in text and "does not fit the cloth" in text and "second push" in text
     assert "last:" in text and "wheel:" in text and "You leave with" in text

@@ -9,7 +9,6 @@ through the same JSON API and WebSocket as any client. Every rule stays in the e
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,8 +34,10 @@ FAMILIES = {  # game id -> the page's module (static/games/<family>.js); every o
 
 @cache
 def strings(lang: str) -> dict[str, str]:
-    """The page strings of one language (web/i18n/<lang>.json)."""
-    return json.loads((HERE / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    """The page strings of one language: the `web` area of the one message catalog (tapete/i18n/<lang>/web.json)."""
+    from tapete.i18n import area
+
+    return area(lang, "web")
 
 
 def language(request: Request) -> str:
