@@ -217,3 +217,15 @@ def test_audit_export_names_the_tables_it_has(files: dict[str, str], tmp_path: P
     assert result.exit_code == 2 and "no table 'nosuch'" in result.output
     ok = runner.invoke(app, ["audit", "export", "--database", files["db"], "--out", str(tmp_path / "log.jsonl")])
     assert ok.exit_code == 0, ok.output
+
+
+def test_report_reports_its_progress_game_by_game(tmp_path: Path) -> None:
+    """Issue 16 point 7: `tapete report` drives a progress bar from build_report's per-game callback; off a
+    terminal (here) the bar stays quiet and the output is the one line naming the page."""
+    from tapete.analysis.report import build_report
+
+    calls: list[tuple[str, int, int]] = []
+    build_report("ES", tmp_path / "r", rounds=200, games=["boule", "craps"], progress=lambda *a: calls.append(a))
+    assert [(done, total) for _, done, total in calls] == [(0, 2), (1, 2), (2, 2)]
+    result = runner.invoke(app, ["report", "--rounds", "200", "--game", "boule", "--out", str(tmp_path / "s")])
+    assert result.exit_code == 0 and result.output.startswith("report written to") and "━" not in result.output
