@@ -79,6 +79,8 @@ CASES: dict[str, list[tuple[list[str], str]]] = {
                  (["roulette-french", "--rounds", "10", "--cluster", "tcp://127.0.0.1:1"], "--cluster"),
                  (["roulette-french", "--rounds", "10", "--cluster", "nonsense"], "--cluster"),
                  (["roulette-french", "--rounds", "10", "--bets", "zz"], "zz"), (["nope"], "unknown game"),
+                 (["roulette-french", "--rounds", "10", "--strategy", "zz"], "--strategy"),
+                 (["blackjack", "--rounds", "10", "--strategy", "zz"], "--strategy"),
                  (["roulette-french", "-j", "XX"], "XX"), (["roulette-french", "--rounds", "9" * 40], "--rounds")],
     "risk": [(["roulette-french", "--bets", "red", "--sessions", "0"], "--sessions"),
              (["roulette-french", "--bets", "red", "--rounds-per-session", "-1"], "--rounds-per-session"),

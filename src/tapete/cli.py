@@ -253,6 +253,8 @@ def simulate(
         cli_args.at_most(rounds, 10**13, "--rounds")
         cli_args.at_least(seed, 0, "--seed")
         specs = parse_bets(bets) if bets else None
+        if strategy is not None:
+            _check_strategy(g, jurisdiction, strategy)
         if cluster:
             cli_args.dask_scheduler(cluster)
     except TapeteError as exc:
@@ -298,6 +300,17 @@ def simulate(
         table.add_row(label, b.get("option", "—"), f"{b['rtp']:.5f}", f"[{b['ci_low']:.5f}, {b['ci_high']:.5f}]",
                       f"{b['sd']:.3f}", "—" if exact is None else f"{exact:.5f}", inside)
     console.print(table)
+
+
+def _check_strategy(g: Any, jurisdiction: str, strategy: str) -> None:
+    """--strategy names a policy the game's simulation plays, or one of its verbs."""
+    from tapete.analysis.simulate import kernel_for
+
+    kinds = getattr(kernel_for(g, jurisdiction), "strategies", {})
+    known = sorted({s for names in kinds.values() for s in names} | set(g.verbs()))
+    if strategy not in known:
+        offer = ", ".join(known) if known else "none: it has no decisions to make"
+        raise TapeteError("unknown-strategy", f"--strategy: {g.id} plays {offer}; not {strategy!r}")
 
 
 @app.command()
