@@ -217,6 +217,7 @@ def play(
     g = _game(game)
     try:
         seed = cli_args.hex_seed(seed)
+        cli_args.not_negative(minimum, "--minimum")
         cli_args.not_negative(balance, "--balance")
         cli_args.at_most(max(minimum, balance), 10**12, "--minimum and --balance")
         g.rules_for(jurisdiction)
