@@ -101,7 +101,7 @@ CASES: dict[str, list[tuple[list[str], str]]] = {
     "verify": [(["{binary}"], "binary"), (["{latin1}"], "UTF-8"), (["{missing}"], "no file"), (["{folder}"], "folder"),
                (["{wrong}"], "not a round record"), (["{empty}"], "malformed JSON"), (["{list}"], "JSON object"),
                (["{unsettled}"], "not settled"), (["{huge}"], "digits")],
-    "audit export": [(["--database", "foo://bar"], "--database"), (["--database", "{db}", "--table", "nosuch"], "--table"),
+    "audit export": [(["--database", "foo://bar"], "--database"), (["--database", "sqlite:///{folder}/none.db"], "no database file"), (["--database", "{db}", "--table", "nosuch"], "--table"),
                      (["--database", "{db}", "--out", "{folder}"], "--out")],
     "audit verify": [(["{binary}"], "binary"), (["{latin1}"], "UTF-8"), (["{missing}"], "no file"),
                      (["{folder}"], "folder"), (["{no-table-id}"], "table_id"), (["{bad-types}"], "seq"),

@@ -109,10 +109,20 @@ def database_url(url: str | None, option: str = "--database") -> str | None:
     return url
 
 
-def open_database(url: str | None, option: str = "--database") -> Any:
-    """The server's `Database` for `url`, after checking the URL and that it answers (5 s at most)."""
+def open_database(url: str | None, option: str = "--database", *, must_exist: bool = False) -> Any:
+    """The server's `Database` for `url`, after checking the URL and that it answers (5 s at most).
+    `must_exist`: a SQLite file is not created (a command that only reads)."""
     database_url(url, option)
     from sqlalchemy import text
+
+    from tapete.server.db import database_url as resolve
+    from tapete.server.db import normalise_url
+
+    full = normalise_url(resolve(url))
+    if must_exist and full.startswith("sqlite"):
+        path = full.split("///", 1)[-1]
+        if path and path != ":memory:" and not Path(path).is_file():
+            raise TapeteError(BAD, f"{option}: no database file {path}")
 
     from tapete.server.db import Database
 

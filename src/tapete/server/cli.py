@@ -98,7 +98,7 @@ def audit_export(
     try:
         if out != "-":
             cli_args.writable_file(out, "--out")
-        db = cli_args.open_database(database)
+        db = cli_args.open_database(database, must_exist=True)
         with db.read() as conn:
             try:
                 known = sorted(r[0] for r in conn.execute(select(events.c.table_id).distinct()))
