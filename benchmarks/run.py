@@ -66,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
         for r in rows:
             lines.append("| " + " | ".join(str(r.get(k, "")) for k in keys) + " |")
         text = "\n".join(lines) + "\n"
+        if getattr(module, "NOTE", None):          # a bench's words under its table (recorded figures, a caveat)
+            text += f"\n{module.NOTE}\n"
         print(text, flush=True)
         fresh[name] = text
         RESULTS.write_text(_merge(header, kept, fresh, order), encoding="utf-8")   # after each bench: a crash keeps the rest

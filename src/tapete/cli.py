@@ -6,12 +6,14 @@ import json
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from tapete import cli_args
 from tapete.core.errors import TapeteError
 from tapete.core.jurisdictions import JURISDICTIONS, cite
 
@@ -22,12 +24,16 @@ err_console = Console(stderr=True)
 JurisdictionOpt = Annotated[str, typer.Option("--jurisdiction", "-j", help="ES, ES-IB, ES-GA or ES-AN")]
 
 
-def _fail(exc: TapeteError, as_json: bool = True) -> None:
+def _fail(exc: TapeteError, as_json: bool = True) -> NoReturn:
+    _say(exc, as_json)
+    raise typer.Exit(2)
+
+
+def _say(exc: TapeteError, as_json: bool) -> None:
     if as_json:
         print(json.dumps(exc.document(), ensure_ascii=False))
-    else:
-        err_console.print(f"[red]error[/red] [bold]{exc.code}[/bold]: {exc.message}")
-    raise typer.Exit(2)
+    else:   # one line, whatever the terminal's width; the message is text, not Rich markup
+        err_console.print(f"[red]error[/red] [bold]{exc.code}[/bold]: {escape(exc.message)}", soft_wrap=True)
 
 
 def _game(game_id: str, as_json: bool = False) -> Any:
@@ -129,9 +135,9 @@ def settle(
     from tapete.conformance.document import settle_text
 
     try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-    except OSError as exc:
-        _fail(TapeteError("bad-document", f"cannot read {file}: {exc.strerror}"))
+        text = cli_args.read_text(file, "FILE")
+    except TapeteError as exc:
+        _fail(exc)
     if not jsonl:
         answer = _safe(settle_text, text)
         print(json.dumps(answer, ensure_ascii=False))
@@ -147,13 +153,23 @@ def settle(
 
 
 def _safe(fn: Any, text: str) -> dict[str, Any]:
-    """An engine bug must still answer with a document, never a traceback on stdout."""
+    """An engine bug must still answer with a document, never a traceback on stdout, nor Python's own words
+    (TAPETE_DEBUG=1 lets the exception through, for a developer)."""
     try:
         return fn(text)
     except RecursionError:
         return TapeteError("bad-document", "document nested too deeply").document()
-    except Exception as exc:  # noqa: BLE001 - last line of defence: report, don't crash
-        return {"error": {"code": "internal-error", "message": f"{type(exc).__name__}: {exc}"}}
+    except Exception:  # noqa: BLE001 - last line of defence: report, don't crash
+        if _debug():
+            raise
+        return {"error": {"code": "internal-error", "message": "tapete failed on this document: a bug in tapete, "
+                                                              "please report it with the document"}}
+
+
+def _debug() -> bool:
+    import os
+
+    return os.environ.get("TAPETE_DEBUG", "") not in ("", "0")
 
 
 @app.command()
@@ -201,6 +217,10 @@ def play(
 
     g = _game(game)
     try:
+        seed = cli_args.hex_seed(seed)
+        cli_args.not_negative(minimum, "--minimum")
+        cli_args.not_negative(balance, "--balance")
+        cli_args.at_most(max(minimum, balance), 10**12, "--minimum and --balance")
         g.rules_for(jurisdiction)
         speech, cents, floor = session_settings(lang, balance, minimum)
         play_game(g, jurisdiction, minimum=floor, balance=cents, seed=seed, console=console, lang=speech)
@@ -231,14 +251,26 @@ def simulate(
     g = _game(game, as_json)
     try:
         g.rules_for(jurisdiction)
+        for value, option in ((rounds, "--rounds"), (chunk, "--chunk"), (workers, "--workers")):
+            cli_args.at_least(value, 1, option)
+        cli_args.at_most(rounds, 10**13, "--rounds")
+        cli_args.at_least(seed, 0, "--seed")
+        specs = parse_bets(bets) if bets else None
+        if strategy is not None:
+            _check_strategy(g, jurisdiction, strategy)
+        if cluster:
+            cli_args.dask_scheduler(cluster)
     except TapeteError as exc:
         _fail(exc, as_json)
-    specs = parse_bets(bets) if bets else None
     mapper = None
     if cluster:
         from tapete.analysis.distributed import dask_mapper
 
-        mapper = dask_mapper(cluster)
+        try:
+            mapper = dask_mapper(cluster)
+        except (OSError, TimeoutError) as exc:
+            _fail(TapeteError("bad-option", f"--cluster: cannot use the Dask scheduler at {cluster} "
+                              f"({type(exc).__name__})"), as_json)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=err_console,
                         disable=as_json or rounds < 10 * chunk)
@@ -273,6 +305,17 @@ def simulate(
     console.print(table)
 
 
+def _check_strategy(g: Any, jurisdiction: str, strategy: str) -> None:
+    """--strategy names a policy the game's simulation plays, or one of its verbs."""
+    from tapete.analysis.simulate import kernel_for
+
+    kinds = getattr(kernel_for(g, jurisdiction), "strategies", {})
+    known = sorted({s for names in kinds.values() for s in names} | set(g.verbs()))
+    if strategy not in known:
+        offer = ", ".join(known) if known else "none: it has no decisions to make"
+        raise TapeteError("unknown-strategy", f"--strategy: {g.id} plays {offer}; not {strategy!r}")
+
+
 @app.command()
 def risk(
     game: str,
@@ -291,6 +334,11 @@ def risk(
     g = _game(game, as_json)
     try:
         g.rules_for(jurisdiction)
+        for value, option in ((rounds_per_session, "--rounds-per-session"), (sessions, "--sessions"), (tables, "--tables")):
+            cli_args.at_least(value, 1, option)
+        cli_args.at_most(rounds_per_session * sessions, 10**11, "--rounds-per-session x --sessions")
+        cli_args.at_most(tables, 10**6, "--tables")
+        cli_args.at_least(seed, 0, "--seed")
         result = simulate_risk(g.id, jurisdiction, parse_bets(bets), rounds_per_session, sessions, tables, seed)
     except TapeteError as exc:
         _fail(exc, as_json)
@@ -335,9 +383,35 @@ def report(
         if code not in JURISDICTIONS:
             _fail(TapeteError("unknown-jurisdiction", f"unknown jurisdiction {code!r}"), as_json=False)
     if chosen and not compare:
-        _fail(TapeteError("bad-document", "name jurisdictions only with --compare"), as_json=False)
-    page = build_report(jurisdiction, out, rounds=rounds, seed=seed,
-                        compare=(chosen or list(JURISDICTIONS)) if compare else None, games=game)
+        _fail(TapeteError("bad-option", "name jurisdictions only with --compare"), as_json=False)
+    try:
+        cli_args.at_least(rounds, 1, "--rounds")
+        cli_args.at_most(rounds, 10**10, "--rounds")
+        cli_args.at_least(seed, 0, "--seed")
+        for gid in game or []:
+            from tapete.engine.registry import get_game
+
+            get_game(gid).rules_for(jurisdiction)
+        if out.exists() and not out.is_dir():
+            raise TapeteError("bad-option", f"--out: {out} is a file; the report is a folder (index.html and figures)")
+    except TapeteError as exc:
+        _fail(exc, as_json=False)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    # a bar on the terminal while the games simulate; quiet when stderr is not a terminal (a pipe, a log)
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err_console, transient=True, disable=not err_console.is_terminal) as progress:
+        task = progress.add_task("report", total=None)
+
+        def step(name: str, done: int, total: int) -> None:
+            progress.update(task, description=name, completed=done, total=total)
+
+        try:
+            page = build_report(jurisdiction, out, rounds=rounds, seed=seed,
+                                compare=(chosen or list(JURISDICTIONS)) if compare else None, games=game, progress=step)
+        except OSError as exc:
+            _fail(TapeteError("bad-option", f"--out: cannot write the report in {out}: {exc.strerror or exc}"),
+                  as_json=False)
     console.print(f"report written to [bold]{page}[/bold]")
 
 
@@ -362,6 +436,11 @@ def bingo_game(
     from tapete.terminal.pools import euros_to_cents
 
     try:
+        cli_args.at_least(cards, 1, "--cards", code="bad-document")     # the code bingo's own check answered
+        cli_args.at_most(cards, 100_000, "--cards", code="bad-document")
+        cli_args.not_negative(delay, "--delay")
+        cli_args.at_most(delay, 60, "--delay")
+        seed = cli_args.hex_seed(seed)
         get = euros_to_cents
         record = run_bingo(cards=cards, seed=seed, price=get(price, "--price") or 0, line=get(line, "--line"),
                            bingo=get(prize, "--bingo"), jurisdiction=jurisdiction, console=console, delay=delay,
@@ -387,29 +466,37 @@ def pool_lototrot(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Lototrot: grade the tickets, split the pool into 7/7, 6/7, 5/7, 4/7, carry the jackpot and reserve."""
-    from datetime import date
-
     from tapete.terminal import pools
 
     try:
+        for path, option in ((tickets, "--tickets"), (result, "--result")):
+            cli_args.read_text(path, option, allow_stdin=False)      # missing, folder, binary, not UTF-8: named
+        race_day = _race_day(day)
+        given = (("jackpot", pools.euros_to_cents(jackpot, "--jackpot")),
+                 ("reserve", pools.euros_to_cents(reserve, "--reserve")),
+                 ("prize-percentage", pools.percent_number(percentage)))
         table, bets = pools.load_tickets(tickets)
-        for key, value in (("jackpot", pools.euros_to_cents(jackpot, "--jackpot")),
-                           ("reserve", pools.euros_to_cents(reserve, "--reserve")),
-                           ("prize-percentage", pools.percent_number(percentage))):
+        for key, value in given:
             if value is not None:
                 table[key] = value
         doc = pools.pool_document(table, bets, pools.load_result(result))
         state, settlement = pools.run_pool(doc)
-        race_day = date.fromisoformat(day) if day else None
     except TapeteError as exc:
         _fail(exc, as_json)
-    except ValueError as exc:
-        _fail(TapeteError("bad-document", f"--date: {exc}"), as_json)
     report = pools.pool_report(state, settlement, race_day)
     if as_json:
         print(json.dumps(pools.pool_json(report, doc), ensure_ascii=False))
         return
     pools.render_pool(console, report, pools.notes(state))
+
+
+def _race_day(day: str | None) -> Any:
+    from datetime import date
+
+    try:
+        return date.fromisoformat(day) if day else None
+    except ValueError:
+        raise TapeteError("bad-document", f"--date is a day YYYY-MM-DD (got {day!r})") from None
 
 
 @app.command()
@@ -428,7 +515,17 @@ def strategy(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated
 
 
 def main() -> None:
-    app()
+    """The console script. The commands check their own input (cli_args); this is the last resort: an
+    unexpected exception still answers one line and exit code 2, never a traceback (TAPETE_DEBUG=1 shows it)."""
+    try:
+        app()
+    except Exception as exc:  # noqa: BLE001 - the net under every command
+        if _debug():
+            raise
+        as_json = "--json" in sys.argv[1:] or (len(sys.argv) > 1 and sys.argv[1] == "settle")
+        _say(TapeteError("internal-error", f"tapete failed unexpectedly ({type(exc).__name__}): a bug in tapete, "
+                         "please report it with the command line"), as_json)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

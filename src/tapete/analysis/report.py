@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -98,13 +99,16 @@ def comparison_plot(game: Game, codes: list[str], path: Path) -> bool:
 
 
 def build_report(jurisdiction: str, out: Path, rounds: int = 1_000_000, seed: int = 1,
-                 compare: list[str] | None = None, games: list[str] | None = None) -> Path:
+                 compare: list[str] | None = None, games: list[str] | None = None,
+                 progress: Callable[[str, int, int], None] | None = None) -> Path:
+    """`progress(game name, games done, games in all)` is called as each game starts, then once at the end."""
     out.mkdir(parents=True, exist_ok=True)
     sections: list[GameSection] = []
     figures: list[tuple[str, str]] = []
-    for game in all_games():
-        if jurisdiction not in game.rules or (games and game.id not in games):
-            continue
+    chosen = [g for g in all_games() if jurisdiction in g.rules and (not games or g.id in games)]
+    for done, game in enumerate(chosen):
+        if progress:
+            progress(game.name_en, done, len(chosen))
         try:
             exact = edges(game, jurisdiction)
         except Exception:  # noqa: BLE001 - a game without exact analysis is listed without the column
@@ -139,6 +143,8 @@ def build_report(jurisdiction: str, out: Path, rounds: int = 1_000_000, seed: in
             name = f"compare-{game.id}.png"
             if comparison_plot(game, compare, out / name):
                 figures.append((name, f"{game.name_en}: {' vs '.join(compare)}"))
+    if progress:
+        progress("written", len(chosen), len(chosen))
     page = out / "index.html"
     page.write_text(_html(jurisdiction, rounds, seed, sections, figures, compare), encoding="utf-8")
     return page

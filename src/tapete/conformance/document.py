@@ -136,8 +136,7 @@ def run(doc: RoundDocument) -> Settlement:
     """Open the table, apply every event, apply the defaults due, settle."""
     game = doc.game
     state = game.open(doc.jurisdiction, doc.table, doc.shoe)
-    for event in doc.events:
-        state = game.step(state, event)
+    state = game.run_events(state, doc.events)       # linear: no copy of the whole state per event
     state = game.finish(state)
     return game.settle(state)
 
@@ -152,9 +151,24 @@ def settle_document(doc: object) -> dict[str, Any]:
         return exc.document()
 
 
+# No amount, count or number in a round document needs more digits than this (10^15 cents is ten trillion euros);
+# beyond, a number is refused as the document is read, not left to overflow a settlement (issue 16).
+MAX_DIGITS = 15
+
+
+def _number(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise TapeteError("bad-document", f"a number of {digits:,} digits: the numbers of a round document have at "
+                          f"most {MAX_DIGITS} digits (amounts are cents)")
+    return int(text)
+
+
 def settle_text(text: str) -> dict[str, Any]:
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_int=_number)
     except json.JSONDecodeError as exc:
         return TapeteError("bad-document", f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}").document()
+    except TapeteError as exc:
+        return exc.document()
     return settle_document(doc)

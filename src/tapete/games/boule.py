@@ -14,6 +14,7 @@ from typing import Any
 
 from tapete.core.errors import TapeteError
 from tapete.core.money import euros, format_ratio
+from tapete.engine.bet_index import bet_index
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
 from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
 from tapete.engine.registry import register
@@ -221,7 +222,7 @@ class BouleGame(Game):
             why = "the ball is relaunched at once after a void roll" if state.void_pending else "no va más has been called"
             raise TapeteError("bet-closed", f"bet {bet.id} refused, the chips pushed back: {why}",
                               source="001:385; 000:460; 002:368; 003:1014-1017", bet=bet.id)
-        if any(b.id == bet.id for b in state.bets):
+        if bet.id in bet_index(state, state.bets).ids:
             raise TapeteError("bad-document", f"bet id {bet.id!r} is used twice", bet=bet.id)
         if bet.kind not in KINDS:
             raise TapeteError("unknown-bet-kind", f"bet {bet.id}: boule has only numbers and the simple chances, not "

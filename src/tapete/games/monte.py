@@ -27,6 +27,7 @@ from typing import Any
 from tapete.analysis.exact import EdgeResult
 from tapete.core.cards import FRENCH_RANKS, parse_card
 from tapete.core.errors import TapeteError
+from tapete.engine.bet_index import bet_index
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
 from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
 from tapete.engine.registry import register
@@ -203,7 +204,7 @@ class CasinoMonte(Game):
 
     def _bet(self, state: CMState, bet: Bet) -> None:
         rules = self.rules[state.jurisdiction]
-        if any(b.id == bet.id for b in state.bets):
+        if bet.id in bet_index(state, state.bets).ids:
             raise TapeteError("bad-document", f"bet id {bet.id!r} is used twice", bet=bet.id)
         if bet.kind not in ("main", "tie"):
             raise TapeteError("unknown-bet-kind", f"bet {bet.id}: casino-monte has main and tie", bet=bet.id)
@@ -707,7 +708,7 @@ class MonteBanca(Game):
 
     def _bet(self, state: MBState, bet: Bet) -> None:
         rules = self.rules[state.jurisdiction]
-        if any(b.id == bet.id for b in state.bets):
+        if bet.id in bet_index(state, state.bets).ids:
             raise TapeteError("bad-document", f"bet id {bet.id!r} is used twice", bet=bet.id)
         if bet.extra:
             raise TapeteError("bad-document", f"unknown bet keys {sorted(bet.extra)}", bet=bet.id)

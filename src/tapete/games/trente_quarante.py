@@ -16,6 +16,7 @@ from tapete.core.errors import TapeteError
 from tapete.core.money import euros
 from tapete.core.rng import TableRng
 from tapete.engine import zero_system
+from tapete.engine.bet_index import bet_index
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
 from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
 from tapete.engine.registry import register
@@ -264,7 +265,7 @@ class TrenteQuaranteGame(Game):
     def _bet(self, state: TQState, rules: TrenteQuaranteRules, bet: Bet) -> None:
         if state.closed:
             raise TapeteError("bet-closed", f"bet {bet.id}: bets are closed until the coup is dealt", bet=bet.id)
-        if any(b.id == bet.id for b in state.bets):
+        if bet.id in bet_index(state, state.bets).ids:
             raise TapeteError("bad-document", f"bet id {bet.id!r} used twice", bet=bet.id)
         if bet.kind not in rules.kinds:
             raise TapeteError("unknown-bet-kind", f"bet {bet.id}: {bet.kind!r} is not a chance of trente et quarante "

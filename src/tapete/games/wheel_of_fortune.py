@@ -15,6 +15,7 @@ from typing import Any
 
 from tapete.core.errors import TapeteError
 from tapete.core.money import euros, format_ratio
+from tapete.engine.bet_index import bet_index
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
 from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
 from tapete.engine.registry import register
@@ -214,7 +215,7 @@ class WheelOfFortuneGame(Game):
         if state.closed:
             raise TapeteError("bet-closed", f"bet {bet.id} refused, the chip returned: no va más has been called",
                               source="000:1221; 002:1036; 003:5765-5767", bet=bet.id)
-        if any(b.id == bet.id for b in state.bets):
+        if bet.id in bet_index(state, state.bets).ids:
             raise TapeteError("bad-document", f"bet id {bet.id!r} is used twice", bet=bet.id)
         if bet.extra:
             raise TapeteError("bad-document", f"unknown bet keys {sorted(bet.extra)} for {self.id}", bet=bet.id)

@@ -6,9 +6,9 @@ Registered on the main Typer app by one line in tapete/cli.py; heavy imports sta
 from __future__ import annotations
 
 import json
+import re
 import sys
-from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -25,19 +25,27 @@ def serve(
     """Run the table server: live tables, wallets, ledger, audit (FastAPI + uvicorn)."""
     import uvicorn
 
+    from tapete import cli_args
     from tapete.core.errors import TapeteError
     from tapete.server import config as casino_config
     from tapete.server.app import create_app
     from tapete.server.db import Database
 
     try:
+        cli_args.at_least(port, 0, "--port")
+        cli_args.at_most(port, 65535, "--port")
+        if log_level.lower() not in LOG_LEVELS:
+            raise TapeteError("bad-option", f"--log-level is one of {', '.join(LOG_LEVELS)} (got {log_level!r})")
+        if config is not None:
+            cli_args.read_text(config, "--config", allow_stdin=False, code="bad-config")
         casino = casino_config.load(config)
+        cli_args.open_database(database).engine.dispose()
     except TapeteError as exc:
-        typer.echo(f"error {exc.code}: {exc.message}", err=True)
-        raise typer.Exit(2) from None
-    except ValueError as exc:
-        typer.echo(f"error bad-config: {exc}", err=True)
-        raise typer.Exit(2) from None
+        _error(exc.code, f"--config: {exc.message}" if exc.code == "bad-config" and config else exc.message)
+    except ValueError as exc:      # pydantic: the first problem, on one line
+        _error("bad-config", f"--config {config}: {str(exc).splitlines()[0]}"
+               + (f" ({str(exc).splitlines()[1].strip()}: {str(exc).splitlines()[2].strip()})"
+                  if len(str(exc).splitlines()) > 2 else ""))
     app = create_app(casino, database)
     url = Database(database).url
     typer.echo(f"tapete: {casino.casino.name}, {len(casino.tables)} tables, database {url.split('@')[-1]}")
@@ -49,15 +57,29 @@ def serve(
 
 
 def verify(file: Annotated[str, typer.Argument(help="a round record (GET /api/rounds/ID), or - for stdin")]) -> None:
-    """Recompute a round's fairness: SHA-256(seed) = commitment, every drawn outcome, the settlement."""
+    """Recompute a round's fairness: SHA-256(seed) = commitment, every drawn outcome, the settlement.
+
+    Exit 0: every check holds; 1: a check fails; 2: FILE is not a round record (an error document on stdout)."""
+    from tapete import cli_args
     from tapete.core.errors import TapeteError
     from tapete.server.fairness import verify_round
 
-    text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
     try:
-        result = verify_round(json.loads(text))
-    except (TapeteError, json.JSONDecodeError, KeyError, ValueError, TypeError) as exc:
-        result = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+        record = _json(cli_args.read_text(file, "FILE"), "FILE")
+        if not isinstance(record, dict):
+            raise TapeteError("bad-document", "FILE: a round record is a JSON object (GET /api/rounds/ID)")
+        missing = [k for k in ROUND_KEYS if k not in record]
+        if missing and record.get("status") not in (None, "settled"):
+            raise TapeteError("bad-document", f"FILE: round {record.get('round')} is {record['status']}, not settled: "
+                              "its record (and seed) come when it is settled")
+        if missing:
+            raise TapeteError("bad-document", f"FILE: not a round record (GET /api/rounds/ID): no {', '.join(missing)}")
+        result = verify_round(record)
+    except TapeteError as exc:
+        _document(exc)
+    except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
+        what = f"no {exc.args[0]!r}" if isinstance(exc, KeyError) and exc.args else "a field of the wrong shape"
+        _document(TapeteError("bad-document", f"FILE: the round record is incomplete or malformed ({what})"))
     print(json.dumps(result, ensure_ascii=False, indent=1))
     raise typer.Exit(0 if result["ok"] else 1)
 
@@ -70,13 +92,31 @@ def audit_export(
 ) -> None:
     """Write the event logs as JSON lines (verified up to each table's stored head: exit 1 if a hash link
     is broken or the log does not end at the head)."""
-    from tapete.server import audit
-    from tapete.server.db import Database
+    from sqlalchemy import select
+    from sqlalchemy.exc import SQLAlchemyError
 
-    db = Database(database)
-    with db.snapshot() as conn:
-        heads = audit.heads(conn, table)
-        records = list(audit.iter_rows(conn, table))
+    from tapete import cli_args
+    from tapete.core.errors import TapeteError
+    from tapete.server import audit
+    from tapete.server.db import events
+
+    try:
+        if out != "-":
+            cli_args.writable_file(out, "--out")
+        db = cli_args.open_database(database, must_exist=True)
+        with db.snapshot() as conn:
+            try:
+                known = sorted(r[0] for r in conn.execute(select(events.c.table_id).distinct()))
+            except SQLAlchemyError:
+                raise TapeteError("bad-option", "--database: no tapete event log in this database (has "
+                                  "`tapete serve` run on it?)") from None
+            if table is not None and table not in known:
+                raise TapeteError("bad-option", f"--table: no table {table!r} in the event log "
+                                  f"({', '.join(known) if known else 'the log is empty'})")
+            heads = audit.heads(conn, table)
+            records = list(audit.iter_rows(conn, table))
+    except TapeteError as exc:
+        _error(exc.code, exc.message)
     chain = audit.verify_chain(records, heads)
     lines = (audit.canonical(r) + "\n" for r in records)
     if out == "-":
@@ -96,23 +136,76 @@ def audit_verify(
                        "as HASH for a one-table export or TABLE=HASH; repeatable")] = None,
 ) -> None:
     """Re-check an exported log's hash chain, and that it ends at the expected head: a cut-off or
-    rewritten tail links up perfectly, only the head gives it away."""
+    rewritten tail links up perfectly, only the head gives it away (exit 1: a broken chain; 2: FILE is not an
+    export)."""
+    from tapete import cli_args
+    from tapete.core.errors import TapeteError
     from tapete.server import audit
 
-    records = [json.loads(line) for line in Path(file).read_text(encoding="utf-8").splitlines() if line.strip()]
-    tables = sorted({r["table_id"] for r in records})
-    expected: dict[str, str | tuple[int, str]] = {}
-    for item in head or []:
-        name, _, digest = item.rpartition("=")
-        if not name:
-            if len(tables) > 1:
-                typer.echo("error: the export holds several tables: give --head TABLE=HASH", err=True)
-                raise typer.Exit(2)
-            name = tables[0] if tables else ""
-        expected[name] = digest.strip().lower()
-    chain = audit.verify_chain(records, expected)
+    try:
+        records = []
+        for n, line in enumerate(cli_args.read_text(file, "FILE").splitlines(), 1):
+            if not line.strip():
+                continue
+            record = _json(line, f"FILE line {n}")
+            if not isinstance(record, dict):
+                raise TapeteError("bad-document", f"FILE line {n}: an event record is a JSON object")
+            missing = [k for k in AUDIT_KEYS if k not in record]
+            if missing:
+                raise TapeteError("bad-document", f"FILE line {n}: not an event record of `tapete audit export` "
+                                  f"(no {', '.join(missing)})")
+            if (not isinstance(record["seq"], int) or not isinstance(record["ts"], int | float)
+                    or not all(isinstance(record[k], str) for k in AUDIT_TEXT)):
+                raise TapeteError("bad-document", f"FILE line {n}: seq and ts are numbers; table_id, prev_hash, "
+                                  "hash, kind are text")
+            records.append(record)
+        tables = sorted({r["table_id"] for r in records})
+        expected: dict[str, str | tuple[int, str]] = {}
+        for item in head or []:
+            name, _, digest = item.rpartition("=")
+            if not name:
+                if len(tables) > 1:
+                    raise TapeteError("bad-option", "--head: the export holds several tables: give --head TABLE=HASH")
+                name = tables[0] if tables else ""
+            if not re.fullmatch(r"[0-9a-fA-F]{64}", digest.strip()):
+                raise TapeteError("bad-option", f"--head: {digest.strip()[:80]!r} is not a SHA-256 hash (64 hex digits)")
+            expected[name] = digest.strip().lower()
+        chain = audit.verify_chain(records, expected)
+    except TapeteError as exc:
+        _document(exc)
+    except (TypeError, ValueError) as exc:
+        _document(TapeteError("bad-document", f"FILE: an event record of the wrong shape ({type(exc).__name__})"))
     print(json.dumps(chain))
     raise typer.Exit(0 if chain["ok"] else 1)
+
+
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+ROUND_KEYS = ("game", "jurisdiction")
+AUDIT_KEYS = ("table_id", "seq", "prev_hash", "ts", "kind", "actor", "data", "hash")
+AUDIT_TEXT = ("table_id", "prev_hash", "hash", "kind")
+
+
+def _error(code: str, message: str) -> NoReturn:
+    """One line on stderr, exit 2 (issue 16: no traceback at the command line)."""
+    typer.echo(f"error {code}: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _document(exc: Any) -> NoReturn:
+    """The error document on stdout (the command speaks JSON), exit 2."""
+    print(json.dumps(exc.document(), ensure_ascii=False))
+    raise typer.Exit(2)
+
+
+def _json(text: str, what: str) -> Any:
+    from tapete.conformance.document import _number
+    from tapete.core.errors import TapeteError
+
+    try:
+        return json.loads(text, parse_int=_number)
+    except json.JSONDecodeError as exc:
+        raise TapeteError("bad-document", f"{what}: malformed JSON: {exc.msg} at line {exc.lineno} "
+                          f"column {exc.colno}") from None
 
 
 def register(app: typer.Typer) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal, DecimalException
 from pathlib import Path
 from typing import Any
 
@@ -74,8 +74,10 @@ def euros_to_cents(text: str | None, what: str) -> int | None:
         return None
     try:
         value = Decimal(text) * 100
-    except InvalidOperation as exc:
+    except DecimalException as exc:
         raise TapeteError("bad-document", f"{what} is an amount in euros, e.g. 40000 or 40000.50") from exc
+    if not value.is_finite() or value >= 10**15:       # issue 16: never Infinity, nor an overflow further on
+        raise TapeteError("bad-document", f"{what} is an amount in euros under 10,000,000,000,000")
     if value != value.to_integral_value() or value < 0:
         raise TapeteError("bad-document", f"{what} is an amount in euros with at most two decimals")
     return int(value)
@@ -87,8 +89,10 @@ def percent_number(text: str | None) -> int | float | None:
         return None
     try:
         value = Decimal(text)
-    except InvalidOperation as exc:
+    except DecimalException as exc:
         raise TapeteError("bad-table", "--percentage is a number, e.g. 60 or 62.5") from exc
+    if not value.is_finite() or abs(value) > 1000:
+        raise TapeteError("bad-table", "--percentage is a number, e.g. 60 or 62.5")
     return int(value) if value == value.to_integral_value() else float(value)
 
 

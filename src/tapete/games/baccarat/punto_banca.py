@@ -15,6 +15,7 @@ from typing import Any
 from tapete.core.errors import TapeteError
 from tapete.core.money import euros
 from tapete.core.rng import TableRng
+from tapete.engine.bet_index import bet_index, forget
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
 from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
 from tapete.engine.registry import register
@@ -175,6 +176,11 @@ class PuntoBancaBet:
     deduction: Fraction = Fraction(0)
 
 
+def _open_stake(bet: PuntoBancaBet) -> tuple[int, str, str] | None:
+    """The total a bet counts in for the table maximum: open bets, per coup, player and kind."""
+    return (bet.coup, bet.player, bet.kind) if bet.final == "open" else None
+
+
 @dataclass
 class PuntoBancaCoup:
     number: int
@@ -304,6 +310,8 @@ class PuntoBancaGame(Game):
     # -- reducer -----------------------------------------------------------------------------------------------
     def apply(self, state: PuntoBancaState, event: Event) -> None:
         rules = self.rules[state.jurisdiction]
+        if not isinstance(event, Bet):
+            forget(state)            # a deal or void settles bets: the per-coup totals are rebuilt
         if isinstance(event, Bet):
             self._bet(state, rules, event)
             state.last_was_deal = False
@@ -328,7 +336,7 @@ class PuntoBancaGame(Game):
     def _bet(self, state: PuntoBancaState, rules: PuntoBancaRules, bet: Bet) -> None:
         if state.closed:
             raise TapeteError("bet-closed", f"bet {bet.id} refused: no va más has been called", source="001:675", bet=bet.id)
-        if any(b.id == bet.id for b in state.bets):
+        if bet.id in bet_index(state, state.bets, _open_stake).ids:
             raise TapeteError("bad-document", f"bet id {bet.id!r} is used twice", bet=bet.id)
         if bet.kind not in rules.kinds:
             why = " (the national catalog has no tie bet)" if bet.kind == "tie" else ""
@@ -344,8 +352,7 @@ class PuntoBancaGame(Game):
                               source=rules.sources["stake_unit"], bet=bet.id)
         coup = len(state.coups) + 1
         limit = state.tie_maximum if bet.kind == "tie" else state.maximum
-        same = sum(b.amount for b in state.bets if b.coup == coup and b.player == bet.player and b.kind == bet.kind
-                   and b.final == "open")
+        same = bet_index(state, state.bets, _open_stake).total((coup, bet.player, bet.kind))
         if limit is not None and same + bet.amount > limit:
             what = "tie maximum (a tenth of the table maximum)" if bet.kind == "tie" else "table maximum"
             src = rules.sources["tie_maximum_share" if bet.kind == "tie" else "maxima"]
@@ -355,6 +362,7 @@ class PuntoBancaGame(Game):
 
     def deal(self, state: PuntoBancaState, rules: PuntoBancaRules) -> PuntoBancaCoup:
         """Close the bets and play one coup from the shoe to its settlement (A.5)."""
+        forget(state)                # also called by `finish`, outside `apply`
         if state.shoe is None:
             raise TapeteError("shoe-exhausted", "punto y banca is dealt from a shoe: the document has none")
         if state.stop_card_out:

@@ -15,6 +15,7 @@ from typing import Any
 from tapete.core.errors import TapeteError
 from tapete.core.money import euros, format_ratio
 from tapete.core.rng import TableRng
+from tapete.engine.bet_index import bet_index
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
 from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
 from tapete.engine.settlement import BetResult, Settlement
@@ -246,7 +247,7 @@ class BlackjackGame(Game):
     def _bet(self, state: BJState, rules: BlackjackRules, bet: Bet) -> None:
         if state.closed:
             raise TapeteError("bet-closed", f"bet {bet.id}: bets are closed until the deal", bet=bet.id)
-        if any(b.id == bet.id for b in state.bets):
+        if bet.id in bet_index(state, state.bets).ids:
             raise TapeteError("bad-document", f"bet id {bet.id!r} used twice", bet=bet.id)
         if bet.kind not in ("main", "bolsa") or (bet.kind == "bolsa" and not rules.bolsa):
             known = "main, bolsa" if rules.bolsa else "main"

@@ -23,6 +23,7 @@ from tapete.core.cards import parse_card
 from tapete.core.errors import TapeteError
 from tapete.core.money import euros
 from tapete.core.rng import TableRng
+from tapete.engine.bet_index import bet_index
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
 from tapete.engine.game import Action, Game
 from tapete.engine.rules import Rules
@@ -392,7 +393,7 @@ class BankedGame(Game):
             state.round = BankedRound(state.rounds + 1)
         if state.round.closed:
             raise TapeteError("bet-closed", f"bet {bet.id}: bets are closed until the deal", bet=bet.id)
-        if any(b.id == bet.id for b in state.bets):
+        if bet.id in bet_index(state, state.bets).ids:
             raise TapeteError("bad-document", f"bet id {bet.id!r} used twice", bet=bet.id)
         if bet.kind not in self.kind_names:
             raise TapeteError("unknown-bet-kind", f"bet {bet.id}: {bet.kind!r} is not a bet of {self.id} "

@@ -13,6 +13,7 @@ from typing import Any
 from tapete.core.errors import TapeteError
 from tapete.core.money import euros, format_ratio
 from tapete.engine import zero_system
+from tapete.engine.bet_index import bet_index, forget
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
 from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
 from tapete.engine.settlement import BetResult, Settlement
@@ -82,6 +83,11 @@ def held_amount(bet: RouletteBet) -> Fraction:
 
 
 LIVE = ("riding", "choice", "prison")
+
+
+def _riding_spot(bet: RouletteBet) -> tuple[str, str, tuple[int, ...]] | None:
+    """The total a bet counts in for the maximum per player and spot: riding bets only."""
+    return (bet.player, bet.kind, tuple(bet.on)) if bet.phase == "riding" else None
 
 
 class RouletteGame(Game):
@@ -175,6 +181,8 @@ class RouletteGame(Game):
     # -- the reducer -------------------------------------------------------------------------------
     def apply(self, state: RouletteState, event: Event) -> None:
         rules = self._rules[state.jurisdiction]
+        if not isinstance(event, Bet):
+            forget(state)            # a spin, act or void moves bets between phases: the spot totals are rebuilt
         if isinstance(event, Bet):
             self._bet(state, rules, event)
         elif isinstance(event, Outcome):
@@ -197,7 +205,7 @@ class RouletteGame(Game):
         if state.closed or state.void_pending:
             why = "after a void spin the ball is relaunched at once" if state.void_pending else "no va más has been called"
             raise TapeteError("bet-closed", f"bet {bet.id} refused: {why}", source="001:159; 003:396-400", bet=bet.id)
-        if any(b.id == bet.id for b in state.bets):
+        if bet.id in bet_index(state, state.bets, _riding_spot).ids:
             raise TapeteError("bad-document", f"bet id {bet.id!r} is used twice", bet=bet.id)
         if bet.extra:
             raise TapeteError("bad-document", f"unknown bet keys {sorted(bet.extra)} for {self.id}", bet=bet.id)
@@ -257,8 +265,7 @@ class RouletteGame(Game):
                               source=rules.sources["simple_minimum_multiple" if bet.kind in SIMPLE else "maxima"], bet=bet.id)
         group = max_group(bet.kind)
         maximum = lim.maxima[group]
-        same_spot = sum(b.amount for b in state.bets
-                        if b.phase == "riding" and b.player == bet.player and b.kind == bet.kind and tuple(b.on) == tuple(on or ()))
+        same_spot = bet_index(state, state.bets, _riding_spot).total((bet.player, bet.kind, tuple(on or ())))
         if same_spot + bet.amount > maximum:
             multiple = f" ({maximum // lim.minimum} x minimum)" if maximum % lim.minimum == 0 else ""
             already = f" with {same_spot} already on that spot" if same_spot else ""

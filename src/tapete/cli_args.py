@@ -1,0 +1,182 @@
+"""Checks of the command line's values and files, shared by every `tapete` command (issue 16 point 4).
+
+Each check raises a `TapeteError` whose message names the option (or argument) at fault, so the command answers
+with one line and exit code 2 (the error document where the command speaks JSON) instead of a traceback.
+Codes: `bad-option` for a value out of its range or unusable (an address, a database URL), `bad-document` for a
+file that cannot be read as the text it must be.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from tapete.core.errors import TapeteError
+
+BAD = "bad-option"
+
+
+def at_least(value: int | float, minimum: int | float, option: str, code: str = BAD) -> None:
+    """Counts, rounds, sizes: `option` must be at least `minimum`."""
+    if value < minimum:
+        raise TapeteError(code, f"{option} must be at least {minimum:,} (got {value:,})")
+
+
+def at_most(value: int | float, maximum: int | float, option: str, code: str = BAD) -> None:
+    if value > maximum:
+        raise TapeteError(code, f"{option} must be at most {maximum:,} (got {value:,})")
+
+
+def not_negative(value: float, option: str) -> None:
+    if not value >= 0:          # NaN too
+        raise TapeteError(BAD, f"{option} must be zero or more (got {value})")
+
+
+def hex_seed(seed: str | None, option: str = "--seed") -> str | None:
+    """A session seed is hexadecimal (it replays the session); None: a fresh one."""
+    if seed is None:
+        return None
+    text = seed.strip().lower().removeprefix("0x")
+    if (len(text) < 32 or len(text) > 512 or len(text) % 2 or any(c not in "0123456789abcdef" for c in text)):
+        raise TapeteError(BAD, f"{option} is the hexadecimal seed a session prints: an even number of hex digits, "
+                          f"at least 32 (128 bits) (got {seed!r})")
+    return text
+
+
+def read_text(path: str, what: str, *, allow_stdin: bool = True, code: str = "bad-document") -> str:
+    """The UTF-8 text of a file (or standard input for '-'); one clear error for what cannot be read as text:
+    a missing file, a folder, a binary file, text in another encoding."""
+    if path == "-" and allow_stdin:
+        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+        name = "standard input"
+    else:
+        p = Path(path)
+        if not p.exists():
+            raise TapeteError(code, f"{what}: no file {path}")
+        if p.is_dir():
+            raise TapeteError(code, f"{what}: {path} is a folder, not a file")
+        try:
+            data = p.read_bytes()
+        except OSError as exc:
+            raise TapeteError(code, f"{what}: cannot read {path}: {exc.strerror or exc}") from None
+        name = path
+    if isinstance(data, str):
+        return data
+    if b"\x00" in data[:8192]:
+        raise TapeteError(code, f"{what}: {name} is a binary file, not text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise TapeteError(code, f"{what}: {name} is not UTF-8 text (byte 0x{data[exc.start]:02x} at "
+                          f"position {exc.start})") from None
+
+
+def jurisdiction(code: str, option: str = "--jurisdiction") -> str:
+    from tapete.core.jurisdictions import JURISDICTIONS
+
+    if code not in JURISDICTIONS:
+        raise TapeteError("unknown-jurisdiction", f"{option}: unknown jurisdiction {code!r} ({', '.join(JURISDICTIONS)})")
+    return code
+
+
+def database_url(url: str | None, option: str = "--database") -> str | None:
+    """A database URL tapete can open (SQLite or PostgreSQL); None keeps $TAPETE_DATABASE_URL or the default,
+    which are checked the same way (the error then names the variable)."""
+    import os
+
+    from tapete.server.db import database_url as resolve
+    from tapete.server.db import normalise_url
+
+    where = option if url else ("$TAPETE_DATABASE_URL" if os.environ.get("TAPETE_DATABASE_URL") else option)
+    full = normalise_url(resolve(url))
+    try:
+        from sqlalchemy.engine import make_url
+
+        parsed = make_url(full)
+        backend = parsed.get_backend_name()
+    except Exception:  # noqa: BLE001 - sqlalchemy raises ArgumentError and ValueError for malformed URLs
+        raise TapeteError(BAD, f"{where}: {full!r} is not a database URL (sqlite:///FILE or "
+                          "postgresql://USER@HOST/DB)") from None
+    if backend not in ("sqlite", "postgresql"):
+        raise TapeteError(BAD, f"{where}: {backend!r} databases are not supported (sqlite:///FILE or "
+                          "postgresql://USER@HOST/DB)")
+    try:
+        parsed.get_dialect()
+    except Exception:  # noqa: BLE001 - NoSuchModuleError or ImportError: the driver is missing
+        raise TapeteError(BAD, f"{where}: no driver for {parsed.drivername} is installed "
+                          "(PostgreSQL needs psycopg: pip install 'psycopg[binary]')") from None
+    return url
+
+
+def open_database(url: str | None, option: str = "--database", *, must_exist: bool = False) -> Any:
+    """The server's `Database` for `url`, after checking the URL and that it answers (5 s at most).
+    `must_exist`: a SQLite file is not created (a command that only reads)."""
+    database_url(url, option)
+    from sqlalchemy import text
+
+    from tapete.server.db import database_url as resolve
+    from tapete.server.db import normalise_url
+
+    full = normalise_url(resolve(url))
+    if must_exist and full.startswith("sqlite"):
+        path = full.split("///", 1)[-1]
+        if path and path != ":memory:" and not Path(path).is_file():
+            raise TapeteError(BAD, f"{option}: no database file {path}")
+
+    from tapete.server.db import Database
+
+    try:
+        db = Database(url)
+    except Exception as exc:  # noqa: BLE001 - a folder that cannot be made, a URL the driver refuses
+        raise TapeteError(BAD, f"{option}: cannot open the database: {_first_line(exc)}") from None
+    if not db.is_sqlite:
+        from sqlalchemy import create_engine
+
+        probe = create_engine(db.url, connect_args={"connect_timeout": 5})
+    else:
+        probe = db.engine
+    try:
+        with probe.connect() as conn:
+            conn.execute(text("SELECT 1"))
+    except Exception as exc:  # noqa: BLE001 - OperationalError and its drivers' kin
+        raise TapeteError(BAD, f"{option}: cannot reach the database {db.url.split('@')[-1]}: "
+                          f"{_first_line(exc)}") from None
+    finally:
+        if probe is not db.engine:
+            probe.dispose()
+    return db
+
+
+def dask_scheduler(address: str, option: str = "--cluster", timeout: float = 5.0) -> None:
+    """A Dask scheduler address that answers a TCP connection within `timeout` seconds."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host, port = None, None
+    if parts.scheme not in ("tcp", "tls") or not host or not port:
+        raise TapeteError(BAD, f"{option} is a Dask scheduler address, e.g. tcp://10.0.0.5:8786 (got {address!r})")
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except OSError as exc:
+        why = "no answer" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
+        raise TapeteError(BAD, f"{option}: cannot reach the Dask scheduler at {address} ({why})") from None
+
+
+def writable_file(path: str, option: str) -> None:
+    """A file the command may create: its folder exists and it is not a folder itself."""
+    p = Path(path)
+    if p.is_dir():
+        raise TapeteError(BAD, f"{option}: {path} is a folder, not a file")
+    if not p.parent.exists():
+        raise TapeteError(BAD, f"{option}: the folder {p.parent} does not exist")
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    return text[0][:200] if text else type(exc).__name__
