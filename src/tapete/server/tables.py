@@ -687,6 +687,11 @@ def op_close(ctx: Ctx, cards: list[Any] | None) -> dict[str, Any]:
     need_phase(ctx, "betting")
     if ctx.game.uses_shoe:
         return deal(ctx, cards)
+    if ctx.spec.source == "rng" and not ctx.game.chance(guarded(ctx.game.step, ctx.state, Close())):
+        # Nothing would ride on the spin: the wheel does not turn and the engine's state is never closed, so
+        # a state the next round carries (an announced limit change counting spins) still takes bets.
+        ctx.emit("no-outcome", {"reason": "no bet rides on chance: the wheel does not spin"})
+        return conclude(ctx)
     step(ctx, Close(), "close")
     ctx.set(phase="closed", deadline=ctx.now + ctx.spec.timing.spin if ctx.spec.auto and ctx.spec.source == "rng" else None)
     ctx.emit("phase", {"say": "no va más"})
@@ -919,6 +924,8 @@ def conclude(ctx: Ctx) -> dict[str, Any]:
     if isinstance(effective, dict) and effective != ctx.row["config"] and getattr(ctx.state, "next_table", None) is None:
         ctx.set(config=dict(effective))
         ctx.emit("limits-in-force", {"table": dict(effective)})
+    if carries and not pending and not banker.partida_goes_on(ctx) and not takes_bets(ctx):
+        reopen_announced(ctx)
     booked = dict(ctx.row["booked"] or {})
     booked["rollover"] = not carries
     ctx.set(booked=booked)
@@ -944,6 +951,27 @@ def conclude(ctx: Ctx) -> dict[str, Any]:
                             "seed": ctx.row["seed"], "log": record["log"][-40:]})
     record["events"] = round_events(load_round_records(ctx, record) + [(k, d) for k, _, d in ctx.records])
     return {"round": ctx.row["round_no"], "phase": "settled", "bets": results, "pending": pending}
+
+
+def takes_bets(ctx: Ctx) -> bool:
+    """Whether the engine's state would take a new bet (a state carried to the next round must)."""
+    return ctx.state is not None and any(a.verb == "bet" and a.kind is not None for a in ctx.game.legal_actions(ctx.state))
+
+
+def reopen_announced(ctx: Ctx) -> None:
+    """A round the server ended without the engine ending it (a void that annuls it, a restart voiding it)
+    leaves a state that refuses bets: carrying it for an announced limit change stopped the table for good.
+    The next round opens a fresh state at the limits in force with the change announced again: its count of
+    spins or rounds starts afresh (R: docs/rulings.md#server-limit-change-after-a-void)."""
+    announced = getattr(ctx.state, "next_table", None)
+    if ctx.game.uses_shoe or announced is None:
+        return
+    state = open_state(ctx.game, ctx.jurisdiction, ctx.row["config"], ctx.spec.source, seed=None)
+    changed = {k: v for k, v in announced.items() if ctx.row["config"].get(k) != v}
+    ctx.state = guarded(ctx.game.step, state, Limits(changed)) if changed else state
+    ctx.state_changed = True
+    if changed:      # not an engine record of this round: the announcement belongs to the next one's fresh state
+        ctx.emit("limits-announced", {"limits": changed, "say": "the round was annulled: the limit change is announced again"})
 
 
 def load_round_records(ctx: Ctx, record: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
