@@ -22,8 +22,8 @@ from sqlalchemy import func, select
 
 import tapete
 from tapete.core.errors import TapeteError
-from tapete.server import audit, cage, circle, ledger, views, web
-from tapete.server.auth import Auth, User
+from tapete.server import audit, cage, circle, ledger, staff_log, views, web
+from tapete.server.auth import Auth, User, check_password
 from tapete.server.config import CasinoConfig
 from tapete.server.db import Database, bets, casino_tables, ledger_tx, postings, rounds
 from tapete.server.models import (
@@ -107,7 +107,7 @@ class Server:
         self.service.sync_tables()
         for u in self.config.users:
             created = self.auth.create_user(u.username, password=u.password, password_hash=u.password_hash,
-                                            roles=u.roles, tables=u.tables)
+                                            roles=u.roles, tables=u.tables, actor="config")
             if created and u.chips and "player" in u.roles:
                 cage.deposit(self.db, u.username, u.chips, actor="config", memo="demo chips")
         circle.seat_configured(self.service)
@@ -179,6 +179,22 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         if not user.works(table):
             raise TapeteError("forbidden", f"{user.username} does not work table {table}")
 
+    def sees_table(user: User, table: str, *roles: str) -> bool:
+        """Staff of these roles who work this table (a restricted chief sees nothing of another table)."""
+        return user.has(*roles) and user.works(table)
+
+    def casino_wide(user: User, *roles: str) -> None:
+        """A report over every table: staff who work every table (no `tables` list), or the inspector."""
+        need(user, *roles)
+        if user.tables is not None and not user.has("inspector"):
+            raise TapeteError("forbidden", f"{user.username} works only tables {', '.join(user.tables)}")
+
+    def cashier_for(user: User, username: str) -> None:
+        """The cashier moves money for others: never to or from his own wallet, never from an account that plays."""
+        need(user, "cashier")
+        if user.has("player") or username == user.username:
+            raise TapeteError("forbidden", "a cashier never moves money to or from his own wallet")
+
     def idem(user: User, key: str | None, request: Request, body: Any, required: bool = True) -> tuple[str, str] | None:
         if not key:
             if required:
@@ -218,7 +234,7 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
             out = service.summary(conn, table_id)
             out["actions"] = service.actions(conn, table_id, user.username)
             q = select(bets).where(bets.c.table_id == table_id, bets.c.status == "open")
-            if not user.has("croupier", "chief", "inspector"):
+            if not sees_table(user, table_id, "croupier", "chief", "inspector"):
                 q = q.where(bets.c.player == user.username)
             out["open_bets"] = [_bet(r) for r in conn.execute(q.order_by(bets.c.placed_at)).mappings()]
         return out
@@ -261,7 +277,7 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
                                                              bets.c.status == "open")).scalar()
         if owner is None:
             raise TapeteError("unknown-bet", f"no open bet {bet!r} at table {table_id}")
-        if owner != user.username and not user.has("croupier", "chief", "inspector"):
+        if owner != user.username and not sees_table(user, table_id, "croupier", "chief", "inspector"):
             raise TapeteError("forbidden", f"bet {bet} is not yours")
         return views.blackjack_hint(state, row["jurisdiction"], bet)
 
@@ -283,6 +299,7 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         """A player opens an account, where the casino allows it (security.register)."""
         if not server.config.security.open_registration:
             raise TapeteError("forbidden", "players are registered at the cashier's desk here")
+        check_password(body.password, body.username)
         if not auth.create_user(body.username, password=body.password, roles=["player"]):
             raise TapeteError("user-exists", f"the name {body.username} is taken")
         return {"user": body.username, "roles": ["player"]}
@@ -297,12 +314,17 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
 
     @app.post("/api/users", tags=["sessions"])
     def create_user(body: UserIn, user: Me) -> dict[str, Any]:
-        """The cashier opens players' accounts; the table chief opens staff accounts."""
-        if set(body.roles) - {"player"}:
-            need(user, "chief")
-        else:
-            need(user, "cashier", "chief")
-        if not auth.create_user(body.username, password=body.password, roles=body.roles, tables=body.tables):
+        """The cashier opens players' accounts, and nobody else creates accounts through the API: staff
+        accounts are the operator's (the casino file, `tapete users` on the server's host)."""
+        need(user, "cashier")
+        if set(body.roles) != {"player"} or body.tables is not None:
+            raise TapeteError("forbidden", "staff accounts are created by the operator (the casino file or `tapete users`), "
+                              "not through the API: the cashier opens player accounts")
+        if user.has("player"):
+            raise TapeteError("forbidden", "no account is both cashier and player")
+        check_password(body.password, body.username)
+        if not auth.create_user(body.username, password=body.password, roles=body.roles, tables=body.tables,
+                                actor=user.username):
             raise TapeteError("user-exists", f"the name {body.username} is taken")
         return {"user": body.username, "roles": sorted(set(body.roles))}
 
@@ -326,13 +348,13 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
     @app.post("/api/cashier/deposit", tags=["money"])
     def deposit(body: MoneyIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
         """Chips in: the player pays at the cage, the wallet is credited."""
-        need(user, "cashier")
+        cashier_for(user, body.user)
         return cage.deposit(db, body.user, body.amount, user.username, body.memo, idem(user, idempotency_key, request, body))
 
     @app.post("/api/cashier/withdraw", tags=["money"])
     def withdraw(body: MoneyIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
         """Chips out: never more than the wallet holds."""
-        need(user, "cashier")
+        cashier_for(user, body.user)
         return cage.withdraw(db, body.user, body.amount, user.username, body.memo, idem(user, idempotency_key, request, body))
 
     @app.post("/api/tables/{table_id}/float", tags=["money"])
@@ -345,7 +367,7 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
     @app.get("/api/ledger", tags=["audit"])
     def ledger_view(user: Me) -> dict[str, Any]:
         """The ledger's invariants checked from the postings, and every house account's balance."""
-        need(user, "inspector", "cashier", "chief")
+        casino_wide(user, "inspector", "cashier", "chief")
         with db.snapshot() as conn:
             report = ledger.check(conn)
             report["house_accounts"] = {a: b for a, b in ledger.balances(conn).items() if not a.startswith("wallet:")}
@@ -371,12 +393,13 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
             raise TapeteError("forbidden", f"{user.username} does not play or deal")
         if user.has("croupier", "chief") and not user.has("player"):
             staff(user, table_id, "croupier", "chief")
+        roles = set(user.roles) if user.works(table_id) else set(user.roles) - {"croupier", "chief"}
         doc: dict[str, Any] = {"do": body.do, **body.fields}
         if body.bet is not None:
             doc["bet"] = body.bet
         if body.by is not None:
             doc["by"] = body.by
-        return service.act(table_id, user.username, set(user.roles), doc, body.cards, idem(user, idempotency_key, request, body))
+        return service.act(table_id, user.username, roles, doc, body.cards, idem(user, idempotency_key, request, body))
 
     # -- circle poker: seats -----------------------------------------------------------------------
     @app.post("/api/tables/{table_id}/seats", tags=["play"])
@@ -469,10 +492,22 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         """The table's hash-chained log (inspector, chief), with the chain verified from the start."""
         service.spec(table_id)
         need(user, "inspector", "chief")
+        if not user.has("inspector"):
+            staff(user, table_id, "chief")
         with db.read() as conn:
             chain = audit.verify_chain(audit.iter_rows(conn, table_id))
             records = audit.rows(conn, table_id, after, limit)
         return {"table": table_id, "chain": chain, "records": records}
+
+    @app.get("/api/staff-log", tags=["audit"])
+    def staff_actions(user: Me, after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
+                      limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> dict[str, Any]:
+        """Every staff action (accounts, roles, cage, floats, limits, voids, corrections), hash-chained: the inspector."""
+        need(user, "inspector")
+        with db.read() as conn:
+            chain = staff_log.verify(staff_log.rows(conn))
+            records = staff_log.rows(conn, after, limit)
+        return {"chain": chain, "records": records}
 
     @app.get("/api/rounds", tags=["audit"])
     def round_list(user: Me, table: Annotated[str | None, Query(max_length=64)] = None,
@@ -499,7 +534,7 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
 
     @app.get("/api/stats", tags=["audit"])
     def stats(user: Me) -> dict[str, Any]:
-        need(user, "inspector", "chief", "cashier")
+        casino_wide(user, "inspector", "chief", "cashier")
         with db.read() as conn:
             counts = dict(conn.execute(select(bets.c.status, func.count()).group_by(bets.c.status)).all())
             tables_n = conn.execute(select(func.count()).select_from(casino_tables)).scalar_one()

@@ -74,6 +74,8 @@ class UserConfig(Strict):
     def _secret(self) -> UserConfig:
         if not self.password and not self.password_hash:
             raise ValueError(f"user {self.username}: give password or password_hash")
+        if {"cashier", "player"} <= set(self.roles):
+            raise ValueError(f"user {self.username}: no account is both cashier and player")
         return self
 
 
@@ -143,6 +145,29 @@ def load(path: str | Path | None) -> CasinoConfig:
     return validate(CasinoConfig.model_validate(data))
 
 
+MAX_TABLE_CENTS = 10**11      # the API's largest amount (models.MAX_CENTS): no table key counts more
+
+
+def check_table_values(game: Any, values: dict[str, Any]) -> None:
+    """The shape of table keys, whoever sets them (the casino file, a chief's limit change): a key the game
+    knows; a switch (a key whose default is true or false) takes true or false; an amount is a whole number of
+    cents from 0 to MAX_TABLE_CENTS — never true, a float or a string. What the jurisdiction allows is the engine's."""
+    known = {k.key: k for k in game.table_keys()}
+    for key, value in values.items():
+        spec = known.get(key)
+        if spec is None:
+            continue                     # the engine refuses a key its game does not know, citing the game
+        amount = (isinstance(spec.default, int) and not isinstance(spec.default, bool)) or "cents" in spec.description \
+            or key.split("-")[0] in ("minimum", "maximum")
+        if isinstance(spec.default, bool):
+            if not isinstance(value, bool):
+                raise TapeteError("bad-table", f"{key} is true or false, not {value!r}")
+        elif isinstance(value, bool | float) or (amount and not isinstance(value, int)):
+            raise TapeteError("bad-table", f"{key} takes a whole number{'' if amount else ' or a name'}, not {value!r}")
+        elif isinstance(value, int) and not 0 <= value <= MAX_TABLE_CENTS:
+            raise TapeteError("bad-table", f"{key} = {value} is out of range (0 to {MAX_TABLE_CENTS} cents)")
+
+
 def validate(config: CasinoConfig) -> CasinoConfig:
     """Open every table with its game: the engine refuses what the jurisdiction does not allow."""
     from tapete.engine.registry import get_game
@@ -151,6 +176,7 @@ def validate(config: CasinoConfig) -> CasinoConfig:
     for t in config.tables:
         try:
             game = get_game(t.game)
+            check_table_values(game, t.table)
             game.rules_for(config.jurisdiction_of(t))
             open_state(game, config.jurisdiction_of(t), t.table, t.source, seed=None)
         except TapeteError as exc:

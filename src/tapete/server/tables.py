@@ -35,8 +35,8 @@ from tapete.engine.events import Close, Deal, Limits, Outcome, Void
 from tapete.engine.game import Game
 from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
-from tapete.server import audit, banker, circle, ledger
-from tapete.server.config import CasinoConfig, TableConfig
+from tapete.server import audit, banker, circle, ledger, staff_log
+from tapete.server.config import CasinoConfig, TableConfig, check_table_values
 from tapete.server.db import Database, bets, casino_tables, idempotency, rounds
 from tapete.server.fairness import commitment, draw_rng, event_document, new_seed, pick
 from tapete.server.shoes import add_cards, dealt_cards, find_shoe, open_state, prepare, shoe_over
@@ -832,6 +832,8 @@ def op_correct(ctx: Ctx, value: Any, name: str | None, last: bool) -> dict[str, 
     before = _last_outcome(ctx)
     ctx.state = from_json(ctx.game.state_type(), json.loads(ctx.row["pre_outcome"]))
     step(ctx, event, "correct", {"was": event_document(before) if before else None})
+    staff_log.record(ctx.conn, ctx.actor, "correct", ctx.table_id, {"value": event_document(event), "round": ctx.row["round_no"],
+                                                                  "was": event_document(before) if before else None})
     return {"round": ctx.row["round_no"], "phase": "confirming", "preview": preview_of(ctx, settlement_doc(ctx))}
 
 
@@ -844,6 +846,7 @@ def op_void(ctx: Ctx, reason: str) -> dict[str, Any]:
         last = _last_outcome(ctx)
         annulled = event_document(last) if last else None
     step(ctx, Void(reason), "void", {"annulled": annulled} if annulled else None)
+    staff_log.record(ctx.conn, ctx.actor, "void", ctx.table_id, {"reason": reason, "round": ctx.row["round_no"]})
     return after_void(ctx)
 
 
@@ -864,7 +867,9 @@ def op_limits(ctx: Ctx, values: dict[str, Any]) -> dict[str, Any]:
     if ctx.state is None:
         ctx.state = open_state(ctx.game, ctx.jurisdiction, ctx.row["config"], ctx.spec.source, seed=None)
         ctx.state_changed = True
+    check_table_values(ctx.game, values)
     step(ctx, Limits(dict(values)), "limits")
+    staff_log.record(ctx.conn, ctx.actor, "limits", ctx.table_id, {"values": dict(values), "round": ctx.row["round_no"]})
     booked = dict(ctx.row["booked"] or {})
     booked["rollover"] = False          # keep the state: the engine decides when the new limits apply
     ctx.set(booked=booked)
