@@ -43,7 +43,8 @@ def check_password(password: str, username: str = "") -> None:
     if len(password) < MIN_PASSWORD:
         raise TapeteError("weak-password", f"a password has at least {MIN_PASSWORD} characters")
     folded = password.strip().lower()
-    if folded in common_passwords() or (username and username.lower() in folded and len(folded) - len(username) < 4):
+    rest = "".join(ch for ch in folded.replace(username.lower(), "") if ch.isalnum()) if username else folded
+    if folded in common_passwords() or len(rest) < 4:
         raise TapeteError("weak-password", "this password is among the commonest or follows from the user's name: choose another")
 
 
