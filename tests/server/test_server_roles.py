@@ -62,6 +62,7 @@ MATRIX: list[tuple[str, str, Any, Rule]] = [
     ("POST", "/api/login", {"username": "ana", "password": PASSWORD}, anyone),
     ("POST", "/api/register", {"username": "nuevo", "password": "a-long-new-password"}, nobody),   # the cashier's desk here
     ("GET", "/api/me", None, logged_in),
+    ("POST", "/api/me/name", {"name": "Nombre {u}"}, only("ana")),
     ("POST", "/api/users", {"username": "p-{u}", "password": "a-long-new-password"}, only("cajero", "cajera")),
     ("GET", "/api/wallets/luis", None, only("cajero", "cajera", "inspector")),
     ("POST", "/api/cashier/deposit", {"user": "luis", "amount": 100}, only("cajero", "cajera")),

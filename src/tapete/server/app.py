@@ -18,14 +18,14 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, Header, Path, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 import tapete
 from tapete.core.errors import TapeteError
-from tapete.server import audit, cage, circle, ledger, staff_log, views, web
+from tapete.server import audit, cage, circle, ledger, privacy, staff_log, views, web
 from tapete.server.auth import Auth, User, check_password
 from tapete.server.config import CasinoConfig
-from tapete.server.db import Database, bets, casino_tables, ledger_tx, postings, rounds
+from tapete.server.db import Database, bets, casino_tables, ledger_tx, postings, rounds, users
 from tapete.server.models import (
     ActIn,
     BetsIn,
@@ -34,6 +34,7 @@ from tapete.server.models import (
     LimitsIn,
     LoginIn,
     MoneyIn,
+    NameIn,
     OutcomeIn,
     RegisterIn,
     SitIn,
@@ -89,6 +90,7 @@ class Server:
         self.auth = Auth(self.db, config.security)
         self.ownership = Ownership(self.db, [t.id for t in config.tables], on_acquire=self._acquire)
         self.clock = Clock(self.service, self.ownership)
+        self.aliases = privacy.Aliases(self.db)
         self.started = time.time()
         self._layouts: dict[str, list[dict[str, Any]]] = {}
 
@@ -183,6 +185,12 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         """Staff of these roles who work this table (a restricted chief sees nothing of another table)."""
         return user.has(*roles) and user.works(table)
 
+    def public(table: str, doc: Any, user: User | None) -> Any:
+        """A table's document as `user` may read it: other players by display name (staff of the table see logins)."""
+        if user is not None and sees_table(user, table, "croupier", "chief", "inspector"):
+            return doc
+        return _public(server, table, doc, user.username if user is not None else None)
+
     def casino_wide(user: User, *roles: str) -> None:
         """A report over every table: staff who work every table (no `tables` list), or the inspector."""
         need(user, *roles)
@@ -225,7 +233,8 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
     def tables() -> dict[str, Any]:
         """Every table: game, jurisdiction, limits, phase, round, fairness commitment, recent results."""
         with db.read() as conn:
-            return {"tables": [service.summary(conn, t.id) for t in server.config.tables]}
+            found = [service.summary(conn, t.id) for t in server.config.tables]
+        return {"tables": [public(t["id"], t, None) for t in found]}
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
     def table(table_id: str, user: Me) -> dict[str, Any]:
@@ -237,7 +246,7 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
             if not sees_table(user, table_id, "croupier", "chief", "inspector"):
                 q = q.where(bets.c.player == user.username)
             out["open_bets"] = [_bet(r) for r in conn.execute(q.order_by(bets.c.placed_at)).mappings()]
-        return out
+        return public(table_id, out, user)
 
     @app.get("/api/tables/{table_id}/actions", tags=["tables"])
     def actions(table_id: str, user: Me) -> dict[str, Any]:
@@ -257,8 +266,8 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
                                 .order_by(rounds.c.id.desc()).limit(recent)).scalars() if recent else []
             previous = [r["view"] for r in past if r and r.get("view")]
         viewer = user.username if user.has("player") else None
-        return {"table": table_id, "phase": row["phase"], "round": row["round_no"],
-                "state": views.state_view(state, viewer), "recent": previous}
+        return public(table_id, {"table": table_id, "phase": row["phase"], "round": row["round_no"],
+                                 "state": views.state_view(state, viewer), "recent": previous}, user)
 
     @app.get("/api/tables/{table_id}/layout", tags=["tables"])
     def layout(table_id: str) -> dict[str, Any]:
@@ -310,7 +319,22 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
             out: dict[str, Any] = {"user": user.username, "roles": sorted(user.roles), "tables": user.tables}
             if user.has("player"):
                 out["balance"] = ledger.balance(conn, ledger.wallet(user.username))
+                out["display_name"] = conn.execute(select(users.c.display_name).where(users.c.username == user.username)).scalar()
         return out
+
+    @app.post("/api/me/name", tags=["sessions"])
+    def display_name(body: NameIn, user: Me) -> dict[str, Any]:
+        """The name other players see for the caller (default: "Seat N" at a circle table, else "Player XXXX")."""
+        need(user, "player")
+        with db.write() as conn:
+            wanted = " ".join(body.name.split())
+            taken = conn.execute(select(users.c.username).where(
+                users.c.username != user.username,
+                (func.lower(users.c.username) == wanted.lower()) | (func.lower(users.c.display_name) == wanted.lower()))).first()
+            name = privacy.check_display_name(wanted, taken is not None)
+            conn.execute(update(users).where(users.c.username == user.username).values(display_name=name))
+        server.aliases.forget(user.username)
+        return {"user": user.username, "display_name": name}
 
     @app.post("/api/users", tags=["sessions"])
     def create_user(body: UserIn, user: Me) -> dict[str, Any]:
@@ -530,7 +554,14 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         if r["status"] != "settled":
             record = {"round": r["number"], "table_id": r["table_id"], "commitment": r["commitment"], "status": r["status"]}
         record["status"] = r["status"]
-        return record
+        spec = server.config.tables and service.specs.get(r["table_id"])
+        if spec and not user.has("inspector") and circle.table_stakes(service.game(spec)):
+            with db.read() as conn:
+                if not privacy.seed_public(conn, spec, r["settled_at"]):
+                    until = "the end of the table's session" if spec.seed_delay is None else \
+                        f"{spec.seed_delay:g} s after the hand, or the end of the table's session"
+                    record = privacy.seal(record, until)
+        return public(r["table_id"], record, user)
 
     @app.get("/api/stats", tags=["audit"])
     def stats(user: Me) -> dict[str, Any]:
@@ -546,16 +577,17 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         """The table's live events: a snapshot, then every record of its log as it is committed."""
         try:
             service.spec(table_id)
-            await asyncio.to_thread(auth.authenticate, token)
+            viewer = await asyncio.to_thread(auth.authenticate, token)
         except TapeteError as exc:
             await websocket.close(code=4401 if exc.code == "unauthenticated" else 4404, reason=exc.code)
             return
         await websocket.accept()
         queue = server.broadcaster.subscribe(table_id)
+        circle_table = circle.table_stakes(service.game(service.spec(table_id)))
         try:
             snapshot = await asyncio.to_thread(_snapshot, service, db, table_id)
             server.broadcaster.mark(table_id, snapshot["seq"])
-            await websocket.send_json({"type": "snapshot", **snapshot})
+            await websocket.send_json({"type": "snapshot", **await asyncio.to_thread(public, table_id, snapshot, viewer)})
             after = snapshot["seq"]
             reader = asyncio.create_task(_drain(websocket))
             while not reader.done():
@@ -568,10 +600,12 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
                 if item.get("type") == "resync":
                     snapshot = await asyncio.to_thread(_snapshot, service, db, table_id)
                     after = snapshot["seq"]
-                    await websocket.send_json({"type": "snapshot", **snapshot})
+                    await websocket.send_json({"type": "snapshot", **await asyncio.to_thread(public, table_id, snapshot, viewer)})
                 elif item["seq"] > after:
                     after = item["seq"]
-                    await websocket.send_json(item)
+                    if circle_table and not viewer.has("inspector"):
+                        item = privacy.strip_seed(item)
+                    await websocket.send_json(await asyncio.to_thread(public, table_id, item, viewer))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -581,6 +615,16 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
 def _bet(r: Any) -> dict[str, Any]:
     return {"id": r["bet_id"], "player": r["player"], "kind": r["kind"], "on": r["spot"], "amount": r["amount"],
             "staked": r["collected"], "round_id": r["round_id"], "status": r["status"]}
+
+
+def _public(server: Server, table_id: str, doc: Any, viewer: str | None) -> Any:
+    """Other players' logins replaced by their display names (the default by seat at a circle table)."""
+    seats: dict[str, int] = {}
+    spec = server.service.specs.get(table_id)
+    if spec is not None and circle.table_stakes(server.service.game(spec)):
+        with server.db.read() as conn:
+            seats = {p: s for s, p in circle.load_seating(conn, table_id).items()}
+    return server.aliases.apply(doc, viewer, seats)
 
 
 def _snapshot(service: TableService, db: Database, table_id: str) -> dict[str, Any]:

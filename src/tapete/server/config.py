@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from tapete.core.errors import TapeteError
 
 ROLES = ("player", "croupier", "chief", "cashier", "inspector")
+Seconds = float                             # an alias: TableConfig has a field named `float`
 HOURS = re.compile(r"^(\d{2}):(\d{2})-(\d{2}):(\d{2})$")
 
 
@@ -51,6 +52,9 @@ class TableConfig(Strict):
     float: int = Field(1_000_000, ge=0)     # cents the bank puts on the table at creation
     recovery: Literal["resume", "void"] = "resume"
     seats: int = Field(0, ge=0)             # 0: as many players as come
+    # circle poker: seconds after a hand before its seed (which rebuilds every hole card) reaches the players;
+    # None: when the table's session ends (it closes outside its hours). The inspector reads it at once.
+    seed_delay: Seconds | None = Field(None, ge=0)
 
     @field_validator("hours")
     @classmethod

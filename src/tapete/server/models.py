@@ -33,6 +33,12 @@ class UserIn(Body):
     tables: list[str] | None = Field(None, max_length=100)
 
 
+class NameIn(Body):
+    """The name other players see (never the login)."""
+
+    name: str = Field(min_length=1, max_length=24)
+
+
 class RegisterIn(Body):
     username: str = Username
     password: str = Field(min_length=1, max_length=256)

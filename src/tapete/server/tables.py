@@ -35,7 +35,7 @@ from tapete.engine.events import Close, Deal, Limits, Outcome, Void
 from tapete.engine.game import Game
 from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
-from tapete.server import audit, banker, circle, ledger, staff_log
+from tapete.server import audit, banker, circle, ledger, privacy, staff_log
 from tapete.server.config import CasinoConfig, TableConfig, check_table_values
 from tapete.server.db import Database, bets, casino_tables, idempotency, rounds
 from tapete.server.fairness import commitment, draw_rng, event_document, new_seed, pick
@@ -617,7 +617,8 @@ def op_open(ctx: Ctx, table: dict[str, Any] | None = None) -> dict[str, Any]:
     round_id = ctx.conn.execute(insert(rounds).values(
         table_id=ctx.table_id, number=number, status="open", opened_at=ctx.now, commitment=commit_hash)).inserted_primary_key[0]
     log_lines = getattr(ctx.state, "log", None)
-    ctx.round_record = {"start_seq": ctx.row["log_seq"] + len(ctx.records), "fresh": fresh, "table": dict(ctx.row["config"]),
+    ctx.round_record = {"start_seq": ctx.row["log_seq"] + len(ctx.records), "fresh": fresh,
+                        "table": dict(ctx.row["config"] if table is None else table),   # a circle hand: with its seats
                         "commitment": commit_hash,
                         "log_start": len(log_lines) if isinstance(log_lines, list) else 0, "draws": []}
     ctx.round_dirty = True
@@ -1048,6 +1049,7 @@ def op_advance(ctx: Ctx) -> dict[str, Any] | None:
             if phase != "idle":
                 ctx.set(phase="idle")
                 ctx.emit("phase", {"say": "the table closes: outside its opening hours"})
+                privacy.end_session(ctx.conn, ctx.table_id, ctx.now)
             ctx.set(deadline=ctx.now + 30)
             return None
         return op_open(ctx)
