@@ -113,3 +113,25 @@ def test_restart_voiding_the_round_keeps_the_table_open(make_casino: Any, databa
     again.post("croupier", "/api/tables/ruleta/close")
     again.post("croupier", "/api/tables/ruleta/draw")
     again.ledger()
+
+
+def test_a_table_stopped_by_an_older_version_opens_again(make_casino: Any, database_url: str) -> None:
+    """The database of an older version holds the stuck state (closed, carried for an announced change): the
+    next round opens it afresh with the change announced again."""
+    from tapete.engine.events import Close
+
+    c = make_casino([ELECTRONIC], database_url)
+    c.post("jefe", "/api/tables/ruleta/limits", {"values": {"minimum": 200}})
+    service = c.client.app.state.server.service
+
+    def stuck(ctx: Any) -> None:
+        ctx.state = ctx.game.step(ctx.state, Close())
+        ctx.state_changed = True
+
+    service.run("ruleta", None, stuck)
+    service.forget("ruleta")
+    c.post("croupier", "/api/tables/ruleta/open", key=None)
+    c.bet("ana", "ruleta", {"kind": "straight", "on": [3], "amount": 100})     # the old limit, three spins to go
+    c.post("croupier", "/api/tables/ruleta/close")
+    c.post("croupier", "/api/tables/ruleta/draw")
+    c.ledger()
