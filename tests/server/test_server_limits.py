@@ -135,3 +135,15 @@ def test_a_table_stopped_by_an_older_version_opens_again(make_casino: Any, datab
     c.post("croupier", "/api/tables/ruleta/close")
     c.post("croupier", "/api/tables/ruleta/draw")
     c.ledger()
+
+
+def test_card_table_takes_bets_after_empty_coups_and_a_limit_change(make_casino: Any, database_url: str) -> None:
+    table = {"id": "bj", "game": "blackjack", "jurisdiction": "ES-AN", "auto": False, "table": {"minimum": 500}}
+    c = make_casino([table], database_url)
+    c.post("jefe", "/api/tables/bj/limits", {"values": {"minimum": 1000}})
+    for _ in range(2):                                     # nobody bets: no coup is dealt
+        c.post("croupier", "/api/tables/bj/open", key=None)
+        assert c.post("croupier", "/api/tables/bj/close")["phase"] == "settled"
+    c.post("croupier", "/api/tables/bj/open", key=None)
+    c.bet("ana", "bj", {"kind": "main", "amount": 500, "extra": {"box": 1}})    # the old minimum: three coups to go
+    c.ledger()
