@@ -603,7 +603,7 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
                     await websocket.send_json({"type": "snapshot", **await asyncio.to_thread(public, table_id, snapshot, viewer)})
                 elif item["seq"] > after:
                     after = item["seq"]
-                    if circle_table and not viewer.has("inspector"):
+                    if circle_table and not sees_table(viewer, table_id, "croupier", "chief", "inspector"):
                         item = privacy.strip_seed(item)
                     await websocket.send_json(await asyncio.to_thread(public, table_id, item, viewer))
         except (WebSocketDisconnect, RuntimeError):

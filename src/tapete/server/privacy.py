@@ -72,10 +72,11 @@ def seal(record: dict[str, Any], until: str) -> dict[str, Any]:
 
 
 def strip_seed(record: dict[str, Any]) -> dict[str, Any]:
-    """A stream record of a circle table without any seed (the shoe's end, the settlement)."""
+    """A stream record of a circle table without any seed (the shoe's end, the settlement) nor the cards a
+    live table's croupier keyed (a deal's hole cards): what the table shows comes in the table's view."""
     data = record.get("data")
-    if isinstance(data, dict) and "seed" in data:
-        return {**record, "data": {k: v for k, v in data.items() if k != "seed"}}
+    if isinstance(data, dict) and ("seed" in data or data.get("cards")):
+        return {**record, "data": {k: v for k, v in data.items() if k not in ("seed", "cards")}}
     return record
 
 
