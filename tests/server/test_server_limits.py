@@ -22,13 +22,18 @@ def restart(make_casino: Any, c: Any, table: dict[str, Any], url: str) -> Any:
     """Stop this process (its ownership of the table goes) and start another on the same database."""
     c.client.__exit__(None, None, None)
     c.client.__enter__ = c.client.__exit__ = lambda *a: None      # the fixture's teardown: already closed
-    again = make_casino([table], url)
-    owner = again.client.app.state.server.ownership
+    return owning(make_casino([table], url), table)
+
+
+def owning(c: Any, table: dict[str, Any]) -> Any:
+    """Wait until this process owns the table (PostgreSQL: its advisory lock, taken in the background, with
+    the recovery that may void the round in progress)."""
+    owner = c.client.app.state.server.ownership
     end = time.monotonic() + 20
-    while table["id"] not in owner.owned and time.monotonic() < end:   # PostgreSQL: its advisory lock, taken in the background
+    while table["id"] not in owner.owned and time.monotonic() < end:
         time.sleep(0.05)
     assert table["id"] in owner.owned
-    return again
+    return c
 
 
 def spin_round(c: Any, table: str, bet: int | None = None) -> None:
@@ -100,7 +105,7 @@ def test_voided_empty_round_at_a_live_table_keeps_it_open(make_casino: Any, data
 @pytest.mark.parametrize("phase", ["betting", "closed"])
 def test_restart_voiding_the_round_keeps_the_table_open(make_casino: Any, database_url: str, phase: str) -> None:
     table = {**ELECTRONIC, "recovery": "void"}
-    c = make_casino([table], database_url)
+    c = owning(make_casino([table], database_url), table)
     c.post("jefe", "/api/tables/ruleta/limits", {"values": {"minimum": 200}})
     c.post("croupier", "/api/tables/ruleta/open", key=None)
     c.bet("ana", "ruleta", {"kind": "red", "amount": 500})
