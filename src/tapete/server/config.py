@@ -155,7 +155,8 @@ MAX_TABLE_CENTS = 10**11      # the API's largest amount (models.MAX_CENTS): no 
 def check_table_values(game: Any, values: dict[str, Any]) -> None:
     """The shape of table keys, whoever sets them (the casino file, a chief's limit change): a key the game
     knows; a switch (a key whose default is true or false) takes true or false; an amount is a whole number of
-    cents from 0 to MAX_TABLE_CENTS — never true, a float or a string. What the jurisdiction allows is the engine's."""
+    cents from 0 to MAX_TABLE_CENTS — never true, a float or a string; no other key takes true for 1. What the
+    jurisdiction allows is the engine's."""
     known = {k.key: k for k in game.table_keys()}
     for key, value in values.items():
         spec = known.get(key)
@@ -166,7 +167,7 @@ def check_table_values(game: Any, values: dict[str, Any]) -> None:
         if isinstance(spec.default, bool):
             if not isinstance(value, bool):
                 raise TapeteError("bad-table", f"{key} is true or false, not {value!r}")
-        elif isinstance(value, bool | float) or (amount and not isinstance(value, int)):
+        elif isinstance(value, bool) or (amount and not isinstance(value, int)):
             raise TapeteError("bad-table", f"{key} takes a whole number{'' if amount else ' or a name'}, not {value!r}")
         elif isinstance(value, int) and not 0 <= value <= MAX_TABLE_CENTS:
             raise TapeteError("bad-table", f"{key} = {value} is out of range (0 to {MAX_TABLE_CENTS} cents)")
