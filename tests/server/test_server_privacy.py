@@ -74,6 +74,7 @@ def test_the_stream_never_carries_a_circle_seed(casino: Any) -> None:
             seen.append(ws.receive_json())
     text = json.dumps(seen)
     assert seed not in text and '"seed"' not in text
+    assert [m for m in seen if m.get("kind") == "act"]                   # a player's act: its actor too
     assert '"ana"' not in text and '"luis"' not in text                 # others by seat, never by login
     assert "Seat 1" in text and "Seat 3" in text
 
@@ -137,3 +138,12 @@ def test_other_players_by_display_name(casino: Any) -> None:
     record = json.dumps(c.get("luis", f"/api/rounds/{rid}"))
     assert '"ana"' not in record and "La Rubia" in record
     assert '"ana"' in json.dumps(c.get("croupier", f"/api/rounds/{rid}"))   # the table's staff see logins
+
+
+def test_a_players_act_names_him_by_display_name(casino: Any) -> None:
+    """A record whose only mention of the player is its actor (a prison or half decision at roulette)."""
+    aliases = casino.client.app.state.server.aliases
+    record = {"table": "ruleta", "kind": "act", "actor": "ana", "data": {"event": {"act": {"do": "prison", "bet": "b1"}}}}
+    shown = aliases.apply(record, "luis")
+    assert shown["actor"].startswith("Player ") and "ana" not in json.dumps(shown)
+    assert aliases.apply({**record, "actor": "croupier"}, "luis")["actor"] == "croupier"     # staff keep their names

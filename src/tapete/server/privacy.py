@@ -155,7 +155,7 @@ def _players(doc: Any) -> list[str]:
     out: list[str] = []
     if isinstance(doc, dict):
         for k, v in doc.items():
-            if k in ("player", "holder", "banker", "user") and isinstance(v, str):
+            if k in ("player", "holder", "banker", "user", "actor") and isinstance(v, str):
                 out.append(v)
             elif k in ("seats", "stacks") and isinstance(v, dict):
                 out.extend(x for x in v if isinstance(x, str))
