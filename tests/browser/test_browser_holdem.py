@@ -36,13 +36,13 @@ def test_sit_play_a_hand_and_leave(server: Any, people: Any, shot: Any) -> None:
     page.wait_for_selector("#balance[data-cents='90000']")                      # €100 left the wallet for the stack
     assert page.locator(".seat[data-seat='3'] .seat-stack").get_attribute("data-cents") == "10000"
     assert page.locator("button.sit").count() == 0                            # one seat per player
-    server.call("ana", "POST", "/api/tables/holdem/seats", {"seat": 6, "buy_in": 10_000})
+    server.call("ana", "POST", "/api/tables/holdem/seats", {"seat": 6, "buy_in": 10_000})   # luis sees her as 'Seat 6'
 
     assert server.call("croupier", "POST", "/api/tables/holdem/open")["phase"] == "acting"
-    page.wait_for_selector(".seat[data-player='ana'] .hole .pcard")
+    page.wait_for_selector(".seat[data-player='Seat 6'] .hole .pcard")
     mine = page.locator(".seat[data-player='luis'] .hole .pcard").all_inner_texts()
     assert len(mine) == 2 and "??" not in mine                                 # his own cards, face up
-    assert page.locator(".seat[data-player='ana'] .hole .pcard").all_inner_texts() == ["??", "??"]
+    assert page.locator(".seat[data-player='Seat 6'] .hole .pcard").all_inner_texts() == ["??", "??"]
     assert int(page.locator("#pot").get_attribute("data-cents")) == 300      # the blinds: 100 and 200
 
     bet_made = False
@@ -70,8 +70,8 @@ def test_sit_play_a_hand_and_leave(server: Any, people: Any, shot: Any) -> None:
     assert final["phase"] == "settled"
 
     page.wait_for_selector("#showdown li[data-player='luis']")
-    page.wait_for_selector("#showdown li[data-player='ana'] .shown .pcard")
-    shown = page.locator("#showdown li[data-player='ana'] .shown .pcard").all_inner_texts()
+    page.wait_for_selector("#showdown li[data-player='Seat 6'] .shown .pcard")
+    shown = page.locator("#showdown li[data-player='Seat 6'] .shown .pcard").all_inner_texts()
     assert len(shown) == 2 and "??" not in shown                               # her cards, shown down
     assert page.locator("#showdown .cards").first.locator(".pcard").count() == 5
     stack = next(s["stack"] for s in final["circle"]["seats"] if s["player"] == "luis")

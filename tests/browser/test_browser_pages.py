@@ -115,7 +115,7 @@ def test_staff_pages_and_lobby(scene: Any, people: Any, shot: Any) -> None:
     assert unnamed_controls(page) == []
     shot(page, "login")
     page.get_by_label("User name").nth(1).fill("marta")              # the registration form
-    page.locator("#reg-pass").fill("marta-pw")
+    page.locator("#reg-pass").fill("marta-tapete-26")
     page.get_by_role("button", name="Open an account").click()
     page.wait_for_url(f"{scene.base}/")
     page.wait_for_selector("#me-user:text-is('marta')")

@@ -107,7 +107,9 @@ def sqlite_url(tmp_path: Path) -> str:
 
 
 # -- casinos ------------------------------------------------------------------------------------------
-def casino_config(tables: list[dict[str, Any]], players: dict[str, int] | None = None, **security: Any) -> Any:
+def casino_config(tables: list[dict[str, Any]], players: dict[str, int] | None = None,
+                  staff: list[dict[str, Any]] | None = None, **security: Any) -> Any:
+    """`staff`: more accounts of the casino file (staff are created by the operator, never through the API)."""
     from tapete.server.config import CasinoConfig, validate
 
     players = {"ana": 100_000, "luis": 100_000, "eva": 100_000} if players is None else players
@@ -117,6 +119,7 @@ def casino_config(tables: list[dict[str, Any]], players: dict[str, int] | None =
         {"username": "cajero", "password": PASSWORD, "roles": ["cashier"]},
         {"username": "inspector", "password": PASSWORD, "roles": ["inspector"]},
         *({"username": p, "password": PASSWORD, "roles": ["player"], "chips": c} for p, c in players.items()),
+        *({"password": PASSWORD, **u} for u in staff or []),
     ]
     return validate(CasinoConfig.model_validate({
         "casino": {"name": "test casino", "jurisdiction": "ES"},
@@ -175,8 +178,8 @@ def make_casino() -> Iterator[Any]:
     opened: list[Any] = []
 
     def make(tables: list[dict[str, Any]], url: str, players: dict[str, int] | None = None, clock: bool = False,
-             **security: Any) -> Casino:
-        app = create_app(casino_config(tables, players, **security), url, clock=clock)
+             staff: list[dict[str, Any]] | None = None, **security: Any) -> Casino:
+        app = create_app(casino_config(tables, players, staff, **security), url, clock=clock)
         client = TestClient(app)
         client.__enter__()
         opened.append(client)

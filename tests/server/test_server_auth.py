@@ -104,17 +104,12 @@ def test_player_cannot_decide_for_another_players_bet(make_casino: Any, sqlite_u
 
 
 def test_staff_limited_to_their_tables(make_casino: Any, sqlite_url: str) -> None:
-    c = make_casino([TABLE, OTHER], sqlite_url)
-    c.post("jefe", "/api/users", {"username": "crupier2", "password": "pw-crupier2", "roles": ["croupier"],
-                                   "tables": ["ruleta-b"]}, key=None)
-    c.client.post("/api/login", json={"username": "crupier2", "password": "pw-crupier2"})
-    token = c.client.post("/api/login", json={"username": "crupier2", "password": "pw-crupier2"}).json()["token"]
-    c.tokens["crupier2"] = {"Authorization": f"Bearer {token}"}
+    c = make_casino([TABLE, OTHER], sqlite_url, staff=[{"username": "crupier2", "roles": ["croupier"], "tables": ["ruleta-b"]}])
     assert err(c.post("crupier2", "/api/tables/ruleta/open", key=None, expect=403)) == "forbidden"
     c.post("crupier2", "/api/tables/ruleta-b/open", key=None)
     # a cashier opens players' accounts, not staff ones
-    c.post("cajero", "/api/users", {"username": "nuevo", "password": "pw-nuevo"}, key=None)
-    c.post("cajero", "/api/users", {"username": "falso", "password": "pw-falso", "roles": ["chief"]}, key=None, expect=403)
+    c.post("cajero", "/api/users", {"username": "nuevo", "password": "pw-nuevo-2026"}, key=None)
+    c.post("cajero", "/api/users", {"username": "falso", "password": "pw-falso-2026", "roles": ["chief"]}, key=None, expect=403)
 
 
 def test_idempotency_keys(casino: Any) -> None:

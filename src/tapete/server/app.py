@@ -18,14 +18,14 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, Header, Path, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 import tapete
 from tapete.core.errors import TapeteError
-from tapete.server import audit, cage, circle, ledger, security, views, web
-from tapete.server.auth import Auth, User
+from tapete.server import audit, cage, circle, ledger, privacy, security, staff_log, views, web
+from tapete.server.auth import Auth, User, check_password
 from tapete.server.config import CasinoConfig
-from tapete.server.db import Database, bets, casino_tables, ledger_tx, postings, rounds
+from tapete.server.db import Database, bets, casino_tables, ledger_tx, postings, rounds, users
 from tapete.server.models import (
     ActIn,
     BetsIn,
@@ -34,6 +34,7 @@ from tapete.server.models import (
     LimitsIn,
     LoginIn,
     MoneyIn,
+    NameIn,
     OutcomeIn,
     RegisterIn,
     SitIn,
@@ -92,6 +93,7 @@ class Server:
         self.auth = Auth(self.db, config.security)
         self.ownership = Ownership(self.db, [t.id for t in config.tables], on_acquire=self._acquire)
         self.clock = Clock(self.service, self.ownership)
+        self.aliases = privacy.Aliases(self.db)
         self.started = time.time()
         self._layouts: dict[str, list[dict[str, Any]]] = {}
 
@@ -110,7 +112,7 @@ class Server:
         self.service.sync_tables()
         for u in self.config.users:
             created = self.auth.create_user(u.username, password=u.password, password_hash=u.password_hash,
-                                            roles=u.roles, tables=u.tables)
+                                            roles=u.roles, tables=u.tables, actor="config")
             if created and u.chips and "player" in u.roles:
                 cage.deposit(self.db, u.username, u.chips, actor="config", memo="demo chips")
         circle.seat_configured(self.service)
@@ -183,6 +185,28 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         if not user.works(table):
             raise TapeteError("forbidden", f"{user.username} does not work table {table}")
 
+    def sees_table(user: User, table: str, *roles: str) -> bool:
+        """Staff of these roles who work this table (a restricted chief sees nothing of another table)."""
+        return user.has(*roles) and user.works(table)
+
+    def public(table: str, doc: Any, user: User | None) -> Any:
+        """A table's document as `user` may read it: other players by display name (staff of the table see logins)."""
+        if user is not None and sees_table(user, table, "croupier", "chief", "inspector"):
+            return doc
+        return _public(server, table, doc, user.username if user is not None else None)
+
+    def casino_wide(user: User, *roles: str) -> None:
+        """A report over every table: staff who work every table (no `tables` list), or the inspector."""
+        need(user, *roles)
+        if user.tables is not None and not user.has("inspector"):
+            raise TapeteError("forbidden", f"{user.username} works only tables {', '.join(user.tables)}")
+
+    def cashier_for(user: User, username: str) -> None:
+        """The cashier moves money for others: never to or from his own wallet, never from an account that plays."""
+        need(user, "cashier")
+        if user.has("player") or username == user.username:
+            raise TapeteError("forbidden", "a cashier never moves money to or from his own wallet")
+
     def idem(user: User, key: str | None, request: Request, body: Any, required: bool = True) -> tuple[str, str] | None:
         if not key:
             if required:
@@ -218,7 +242,8 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
     def tables() -> dict[str, Any]:
         """Every table: game, jurisdiction, limits, phase, round, fairness commitment, recent results."""
         with db.read() as conn:
-            return {"tables": [service.summary(conn, t.id) for t in server.config.tables]}
+            found = [service.summary(conn, t.id) for t in server.config.tables]
+        return {"tables": [public(t["id"], t, None) for t in found]}
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
     def table(table_id: str, user: Me) -> dict[str, Any]:
@@ -227,10 +252,10 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
             out = service.summary(conn, table_id)
             out["actions"] = service.actions(conn, table_id, user.username)
             q = select(bets).where(bets.c.table_id == table_id, bets.c.status == "open")
-            if not user.has("croupier", "chief", "inspector"):
+            if not sees_table(user, table_id, "croupier", "chief", "inspector"):
                 q = q.where(bets.c.player == user.username)
             out["open_bets"] = [_bet(r) for r in conn.execute(q.order_by(bets.c.placed_at)).mappings()]
-        return out
+        return public(table_id, out, user)
 
     @app.get("/api/tables/{table_id}/actions", tags=["tables"])
     def actions(table_id: str, user: Me) -> dict[str, Any]:
@@ -250,8 +275,8 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
                                 .order_by(rounds.c.id.desc()).limit(recent)).scalars() if recent else []
             previous = [r["view"] for r in past if r and r.get("view")]
         viewer = user.username if user.has("player") else None
-        return {"table": table_id, "phase": row["phase"], "round": row["round_no"],
-                "state": views.state_view(state, viewer), "recent": previous}
+        return public(table_id, {"table": table_id, "phase": row["phase"], "round": row["round_no"],
+                                 "state": views.state_view(state, viewer), "recent": previous}, user)
 
     @app.get("/api/tables/{table_id}/layout", tags=["tables"])
     def layout(table_id: str) -> dict[str, Any]:
@@ -270,7 +295,7 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
                                                              bets.c.status == "open")).scalar()
         if owner is None:
             raise TapeteError("unknown-bet", f"no open bet {bet!r} at table {table_id}")
-        if owner != user.username and not user.has("croupier", "chief", "inspector"):
+        if owner != user.username and not sees_table(user, table_id, "croupier", "chief", "inspector"):
             raise TapeteError("forbidden", f"bet {bet} is not yours")
         return views.blackjack_hint(state, row["jurisdiction"], bet)
 
@@ -301,6 +326,7 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         """A player opens an account, where the casino allows it (security.register)."""
         if not server.config.security.open_registration:
             raise TapeteError("forbidden", "players are registered at the cashier's desk here")
+        check_password(body.password, body.username)
         if not await auth.register_async(body.username, body.password, security.client_address(request)):
             raise TapeteError("user-exists", f"the name {body.username} is taken")
         return {"user": body.username, "roles": ["player"]}
@@ -311,16 +337,36 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
             out: dict[str, Any] = {"user": user.username, "roles": sorted(user.roles), "tables": user.tables}
             if user.has("player"):
                 out["balance"] = ledger.balance(conn, ledger.wallet(user.username))
+                out["display_name"] = conn.execute(select(users.c.display_name).where(users.c.username == user.username)).scalar()
         return out
+
+    @app.post("/api/me/name", tags=["sessions"])
+    def display_name(body: NameIn, user: Me) -> dict[str, Any]:
+        """The name other players see for the caller (default: "Seat N" at a circle table, else "Player XXXX")."""
+        need(user, "player")
+        with db.write() as conn:
+            wanted = " ".join(body.name.split())
+            taken = conn.execute(select(users.c.username).where(
+                users.c.username != user.username,
+                (func.lower(users.c.username) == wanted.lower()) | (func.lower(users.c.display_name) == wanted.lower()))).first()
+            name = privacy.check_display_name(wanted, taken is not None)
+            conn.execute(update(users).where(users.c.username == user.username).values(display_name=name))
+        server.aliases.forget(user.username)
+        return {"user": user.username, "display_name": name}
 
     @app.post("/api/users", tags=["sessions"])
     def create_user(body: UserIn, user: Me) -> dict[str, Any]:
-        """The cashier opens players' accounts; the table chief opens staff accounts."""
-        if set(body.roles) - {"player"}:
-            need(user, "chief")
-        else:
-            need(user, "cashier", "chief")
-        if not auth.create_user(body.username, password=body.password, roles=body.roles, tables=body.tables):
+        """The cashier opens players' accounts, and nobody else creates accounts through the API: staff
+        accounts are the operator's (the casino file, `tapete users` on the server's host)."""
+        need(user, "cashier")
+        if set(body.roles) != {"player"} or body.tables is not None:
+            raise TapeteError("forbidden", "staff accounts are created by the operator (the casino file or `tapete users`), "
+                              "not through the API: the cashier opens player accounts")
+        if user.has("player"):
+            raise TapeteError("forbidden", "no account is both cashier and player")
+        check_password(body.password, body.username)
+        if not auth.create_user(body.username, password=body.password, roles=body.roles, tables=body.tables,
+                                actor=user.username):
             raise TapeteError("user-exists", f"the name {body.username} is taken")
         return {"user": body.username, "roles": sorted(set(body.roles))}
 
@@ -344,13 +390,13 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
     @app.post("/api/cashier/deposit", tags=["money"])
     def deposit(body: MoneyIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
         """Chips in: the player pays at the cage, the wallet is credited."""
-        need(user, "cashier")
+        cashier_for(user, body.user)
         return cage.deposit(db, body.user, body.amount, user.username, body.memo, idem(user, idempotency_key, request, body))
 
     @app.post("/api/cashier/withdraw", tags=["money"])
     def withdraw(body: MoneyIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
         """Chips out: never more than the wallet holds."""
-        need(user, "cashier")
+        cashier_for(user, body.user)
         return cage.withdraw(db, body.user, body.amount, user.username, body.memo, idem(user, idempotency_key, request, body))
 
     @app.post("/api/tables/{table_id}/float", tags=["money"])
@@ -363,7 +409,7 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
     @app.get("/api/ledger", tags=["audit"])
     def ledger_view(user: Me) -> dict[str, Any]:
         """The ledger's invariants checked from the postings, and every house account's balance."""
-        need(user, "inspector", "cashier", "chief")
+        casino_wide(user, "inspector", "cashier", "chief")
         with db.snapshot() as conn:
             report = ledger.check(conn)
             report["house_accounts"] = {a: b for a, b in ledger.balances(conn).items() if not a.startswith("wallet:")}
@@ -389,12 +435,13 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
             raise TapeteError("forbidden", f"{user.username} does not play or deal")
         if user.has("croupier", "chief") and not user.has("player"):
             staff(user, table_id, "croupier", "chief")
+        roles = set(user.roles) if user.works(table_id) else set(user.roles) - {"croupier", "chief"}
         doc: dict[str, Any] = {"do": body.do, **body.fields}
         if body.bet is not None:
             doc["bet"] = body.bet
         if body.by is not None:
             doc["by"] = body.by
-        return service.act(table_id, user.username, set(user.roles), doc, body.cards, idem(user, idempotency_key, request, body))
+        return service.act(table_id, user.username, roles, doc, body.cards, idem(user, idempotency_key, request, body))
 
     # -- circle poker: seats -----------------------------------------------------------------------
     @app.post("/api/tables/{table_id}/seats", tags=["play"])
@@ -488,12 +535,24 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         the table's stored head (`head`: what `tapete audit verify --head` checks an export against)."""
         service.spec(table_id)
         need(user, "inspector", "chief")
+        if not user.has("inspector"):
+            staff(user, table_id, "chief")
         with db.snapshot() as conn:
             head = audit.heads(conn, table_id)
             chain = audit.verify_chain(audit.iter_rows(conn, table_id), head)
             records = audit.rows(conn, table_id, after, limit)
         seq, digest = head.get(table_id, (0, audit.genesis(table_id)))
         return {"table": table_id, "chain": chain, "head": {"seq": seq, "hash": digest}, "records": records}
+
+    @app.get("/api/staff-log", tags=["audit"])
+    def staff_actions(user: Me, after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
+                      limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> dict[str, Any]:
+        """Every staff action (accounts, roles, cage, floats, limits, voids, corrections), hash-chained: the inspector."""
+        need(user, "inspector")
+        with db.read() as conn:
+            chain = staff_log.verify(staff_log.rows(conn))
+            records = staff_log.rows(conn, after, limit)
+        return {"chain": chain, "records": records}
 
     @app.get("/api/rounds", tags=["audit"])
     def round_list(user: Me, table: Annotated[str | None, Query(max_length=64)] = None,
@@ -516,11 +575,18 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         if r["status"] != "settled":
             record = {"round": r["number"], "table_id": r["table_id"], "commitment": r["commitment"], "status": r["status"]}
         record["status"] = r["status"]
-        return record
+        spec = service.specs.get(r["table_id"])
+        if spec and not user.has("inspector") and circle.table_stakes(service.game(spec)):
+            with db.read() as conn:
+                if not privacy.seed_public(conn, spec, r["settled_at"]):
+                    until = "the end of the table's session" if spec.seed_delay is None else \
+                        f"{spec.seed_delay:g} s after the hand, or the end of the table's session"
+                    record = privacy.seal(record, until)
+        return public(r["table_id"], record, user)
 
     @app.get("/api/stats", tags=["audit"])
     def stats(user: Me) -> dict[str, Any]:
-        need(user, "inspector", "chief", "cashier")
+        casino_wide(user, "inspector", "chief", "cashier")
         with db.read() as conn:
             counts = dict(conn.execute(select(bets.c.status, func.count()).group_by(bets.c.status)).all())
             tables_n = conn.execute(select(func.count()).select_from(casino_tables)).scalar_one()
@@ -534,7 +600,7 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         a close before it would reach the client as a bare HTTP 403."""
         try:
             service.spec(table_id)
-            await asyncio.to_thread(auth.authenticate, security.websocket_token(websocket, token))
+            viewer = await asyncio.to_thread(auth.authenticate, security.websocket_token(websocket, token))
         except TapeteError as exc:
             await websocket.accept()
             code = {"unauthenticated": 4401, "forbidden": 4403}.get(exc.code, 4404)
@@ -542,10 +608,11 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
             return
         await websocket.accept()
         queue = server.broadcaster.subscribe(table_id)
+        circle_table = circle.table_stakes(service.game(service.spec(table_id)))
         try:
             snapshot = await asyncio.to_thread(_snapshot, service, db, table_id)
             server.broadcaster.mark(table_id, snapshot["seq"])
-            await websocket.send_json({"type": "snapshot", **snapshot})
+            await websocket.send_json({"type": "snapshot", **await asyncio.to_thread(public, table_id, snapshot, viewer)})
             after = snapshot["seq"]
             reader = asyncio.create_task(_drain(websocket))
             while not reader.done():
@@ -558,10 +625,12 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
                 if item.get("type") == "resync":
                     snapshot = await asyncio.to_thread(_snapshot, service, db, table_id)
                     after = snapshot["seq"]
-                    await websocket.send_json({"type": "snapshot", **snapshot})
+                    await websocket.send_json({"type": "snapshot", **await asyncio.to_thread(public, table_id, snapshot, viewer)})
                 elif item["seq"] > after:
                     after = item["seq"]
-                    await websocket.send_json(item)
+                    if circle_table and not sees_table(viewer, table_id, "croupier", "chief", "inspector"):
+                        item = privacy.strip_seed(item)
+                    await websocket.send_json(await asyncio.to_thread(public, table_id, item, viewer))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -571,6 +640,16 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
 def _bet(r: Any) -> dict[str, Any]:
     return {"id": r["bet_id"], "player": r["player"], "kind": r["kind"], "on": r["spot"], "amount": r["amount"],
             "staked": r["collected"], "round_id": r["round_id"], "status": r["status"]}
+
+
+def _public(server: Server, table_id: str, doc: Any, viewer: str | None) -> Any:
+    """Other players' logins replaced by their display names (the default by seat at a circle table)."""
+    seats: dict[str, int] = {}
+    spec = server.service.specs.get(table_id)
+    if spec is not None and circle.table_stakes(server.service.game(spec)):
+        with server.db.read() as conn:
+            seats = {p: s for s, p in circle.load_seating(conn, table_id).items()}
+    return server.aliases.apply(doc, viewer, seats)
 
 
 def _snapshot(service: TableService, db: Database, table_id: str) -> dict[str, Any]:

@@ -9,24 +9,50 @@ A token is 32 random bytes; the database keeps only its SHA-256. Sessions are ca
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 import threading
 import time
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import delete, func, insert, select, update
 
 from tapete.core.errors import TapeteError
-from tapete.server import ledger
+from tapete.server import ledger, staff_log
 from tapete.server.config import Security
 from tapete.server.db import Database, attempts, sessions, users
 
 SESSION_CACHE_S = 5.0
 CACHE_PRUNE_AT = 1024
+STAFF_ROLES = frozenset({"croupier", "chief", "cashier", "inspector"})
+MIN_PASSWORD = 10
+
+
+def check_roles(roles: list[str] | tuple[str, ...] | frozenset[str]) -> None:
+    """The one combination refused whoever creates the account: a cashier who plays could fund his own bets."""
+    if {"cashier", "player"} <= set(roles):
+        raise TapeteError("forbidden", "no account is both cashier and player: the cage never serves its own wallet")
+
+
+def check_password(password: str, username: str = "") -> None:
+    """At least MIN_PASSWORD characters, not the user's name, not among the commonest passwords (shipped list)."""
+    if len(password) < MIN_PASSWORD:
+        raise TapeteError("weak-password", f"a password has at least {MIN_PASSWORD} characters")
+    folded = password.strip().lower()
+    rest = "".join(ch for ch in folded.replace(username.lower(), "") if ch.isalnum()) if username else folded
+    if folded in common_passwords() or len(rest) < 4:
+        raise TapeteError("weak-password", "this password is among the commonest or follows from the user's name: choose another")
+
+
+@functools.cache
+def common_passwords() -> frozenset[str]:
+    text = resources.files("tapete.server").joinpath("common_passwords.txt").read_text(encoding="utf-8")
+    return frozenset(line.strip().lower() for line in text.splitlines() if line.strip() and not line.startswith("#"))
 
 
 @dataclass(frozen=True)
@@ -99,8 +125,10 @@ class Auth:
 
     # -- users -------------------------------------------------------------------------------------
     def create_user(self, username: str, *, password: str | None = None, password_hash: str | None = None,
-                    roles: list[str] | tuple[str, ...] = ("player",), tables: list[str] | None = None) -> bool:
-        """Create a user (and a player's wallet); False when the name is taken."""
+                    roles: list[str] | tuple[str, ...] = ("player",), tables: list[str] | None = None,
+                    actor: str | None = None) -> bool:
+        """Create a user (and a player's wallet) with a staff-log record of who did; False when the name is taken."""
+        check_roles(roles)
         hashed = password_hash or self.hasher.hash(password or "")
         with self.db.write() as conn:
             if conn.execute(select(users.c.username).where(users.c.username == username)).first() is not None:
@@ -108,7 +136,39 @@ class Auth:
             conn.execute(insert(users).values(username=username, password_hash=hashed, roles=",".join(sorted(set(roles))),
                                               tables=tables, created_at=time.time()))
             ledger.ensure_account(conn, ledger.wallet(username), owner=username)
+            staff_log.record(conn, actor or username, "account-created", username,
+                             {"roles": sorted(set(roles)), "tables": tables})
         return True
+
+    def set_roles(self, username: str, roles: list[str], tables: list[str] | None, actor: str) -> None:
+        """The operator grants (or takes away) roles and tables: `tapete users roles`."""
+        check_roles(roles)
+        with self.db.write() as conn:
+            found = conn.execute(select(users.c.roles, users.c.tables).where(users.c.username == username)).first()
+            if found is None:
+                raise TapeteError("unknown-user", f"no user {username!r}")
+            conn.execute(update(users).where(users.c.username == username).values(roles=",".join(sorted(set(roles))), tables=tables))
+            staff_log.record(conn, actor, "roles-granted", username, {"roles": sorted(set(roles)), "tables": tables,
+                                                                       "was": {"roles": found[0].split(","), "tables": found[1]}})
+            conn.execute(delete(sessions).where(sessions.c.username == username))      # new roles: log in again
+        with self._lock:
+            self._cache.clear()
+
+    def set_password(self, username: str, password: str, actor: str) -> None:
+        check_password(password, username)
+        hashed = self.hasher.hash(password)
+        with self.db.write() as conn:
+            if conn.execute(update(users).where(users.c.username == username).values(password_hash=hashed)).rowcount == 0:
+                raise TapeteError("unknown-user", f"no user {username!r}")
+            staff_log.record(conn, actor, "password-set", username, {})
+            conn.execute(delete(sessions).where(sessions.c.username == username))
+        with self._lock:
+            self._cache.clear()
+
+    def list_users(self) -> list[dict[str, object]]:
+        with self.db.read() as conn:
+            return [{"user": r[0], "roles": r[1].split(","), "tables": r[2]}
+                    for r in conn.execute(select(users.c.username, users.c.roles, users.c.tables).order_by(users.c.username))]
 
     def user(self, username: str) -> User | None:
         with self.db.read() as conn:

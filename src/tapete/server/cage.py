@@ -13,7 +13,7 @@ from sqlalchemy import insert, select, text
 from sqlalchemy.exc import IntegrityError
 
 from tapete.core.errors import TapeteError
-from tapete.server import ledger
+from tapete.server import ledger, staff_log
 from tapete.server.db import Database, idempotency, users
 from tapete.server.tables import Replay, check_idempotency
 
@@ -65,6 +65,7 @@ def deposit(db: Database, username: str, amount: int, actor: str, memo: str | No
     def work(conn: Any) -> dict[str, Any]:
         _player(conn, username)
         after = ledger.commit(conn, ledger.Entry("deposit", actor=actor, memo=memo).move("cage", ledger.wallet(username), amount))
+        staff_log.record(conn, actor, "deposit", username, {"amount": amount, "tx": after["_tx"]})
         return {"user": username, "amount": amount, "balance": after[ledger.wallet(username)], "tx": after["_tx"]}
 
     return _once(db, idem, work)
@@ -76,6 +77,7 @@ def withdraw(db: Database, username: str, amount: int, actor: str, memo: str | N
     def work(conn: Any) -> dict[str, Any]:
         _player(conn, username)
         after = ledger.commit(conn, ledger.Entry("withdraw", actor=actor, memo=memo).move(ledger.wallet(username), "cage", amount))
+        staff_log.record(conn, actor, "withdraw", username, {"amount": amount, "tx": after["_tx"]})
         return {"user": username, "amount": amount, "balance": after[ledger.wallet(username)], "tx": after["_tx"]}
 
     return _once(db, idem, work)
@@ -91,6 +93,7 @@ def float_move(db: Database, table_id: str, amount: int, direction: str, actor: 
         entry = ledger.Entry(direction, table_id, actor=actor)
         entry.move("bank", account, amount) if direction == "fill" else entry.move(account, "bank", amount)
         after = ledger.commit(conn, entry)
+        staff_log.record(conn, actor, direction, table_id, {"amount": amount, "tx": after["_tx"]})
         return {"table": table_id, "direction": direction, "amount": amount, "float": after[account], "tx": after["_tx"]}
 
     return _once(db, idem, work)

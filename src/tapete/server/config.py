@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from tapete.core.errors import TapeteError
 
 ROLES = ("player", "croupier", "chief", "cashier", "inspector")
+Seconds = float                             # an alias: TableConfig has a field named `float`
 HOURS = re.compile(r"^(\d{2}):(\d{2})-(\d{2}):(\d{2})$")
 
 
@@ -51,6 +52,9 @@ class TableConfig(Strict):
     float: int = Field(1_000_000, ge=0)     # cents the bank puts on the table at creation
     recovery: Literal["resume", "void"] = "resume"
     seats: int = Field(0, ge=0)             # 0: as many players as come
+    # circle poker: seconds after a hand before its seed (which rebuilds every hole card) reaches the players;
+    # None: when the table's session ends (it closes outside its hours). The inspector reads it at once.
+    seed_delay: Seconds | None = Field(None, ge=0)
 
     @field_validator("hours")
     @classmethod
@@ -74,6 +78,8 @@ class UserConfig(Strict):
     def _secret(self) -> UserConfig:
         if not self.password and not self.password_hash:
             raise ValueError(f"user {self.username}: give password or password_hash")
+        if {"cashier", "player"} <= set(self.roles):
+            raise ValueError(f"user {self.username}: no account is both cashier and player")
         return self
 
 
@@ -147,6 +153,30 @@ def load(path: str | Path | None) -> CasinoConfig:
     return validate(CasinoConfig.model_validate(data))
 
 
+MAX_TABLE_CENTS = 10**11      # the API's largest amount (models.MAX_CENTS): no table key counts more
+
+
+def check_table_values(game: Any, values: dict[str, Any]) -> None:
+    """The shape of table keys, whoever sets them (the casino file, a chief's limit change): a key the game
+    knows; a switch (a key whose default is true or false) takes true or false; an amount is a whole number of
+    cents from 0 to MAX_TABLE_CENTS — never true, a float or a string; no other key takes true for 1. What the
+    jurisdiction allows is the engine's."""
+    known = {k.key: k for k in game.table_keys()}
+    for key, value in values.items():
+        spec = known.get(key)
+        if spec is None:
+            continue                     # the engine refuses a key its game does not know, citing the game
+        amount = (isinstance(spec.default, int) and not isinstance(spec.default, bool)) or "cents" in spec.description \
+            or key.split("-")[0] in ("minimum", "maximum")
+        if isinstance(spec.default, bool):
+            if not isinstance(value, bool):
+                raise TapeteError("bad-table", f"{key} is true or false, not {value!r}")
+        elif isinstance(value, bool) or (amount and not isinstance(value, int)):
+            raise TapeteError("bad-table", f"{key} takes a whole number{'' if amount else ' or a name'}, not {value!r}")
+        elif isinstance(value, int) and not 0 <= value <= MAX_TABLE_CENTS:
+            raise TapeteError("bad-table", f"{key} = {value} is out of range (0 to {MAX_TABLE_CENTS} cents)")
+
+
 def validate(config: CasinoConfig) -> CasinoConfig:
     """Open every table with its game: the engine refuses what the jurisdiction does not allow."""
     from tapete.engine.registry import get_game
@@ -155,6 +185,7 @@ def validate(config: CasinoConfig) -> CasinoConfig:
     for t in config.tables:
         try:
             game = get_game(t.game)
+            check_table_values(game, t.table)
             game.rules_for(config.jurisdiction_of(t))
             open_state(game, config.jurisdiction_of(t), t.table, t.source, seed=None)
         except TapeteError as exc:

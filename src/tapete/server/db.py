@@ -44,6 +44,7 @@ users = Table(
     Column("roles", String(128), nullable=False),          # comma-separated: player,croupier,chief,cashier,inspector
     Column("tables", JSON, nullable=True),                 # staff: the tables they may work (None: all)
     Column("created_at", Float, nullable=False),
+    Column("display_name", String(32), nullable=True),     # what other players see (None: "Seat N")
 )
 
 sessions = Table(
@@ -171,6 +172,18 @@ idempotency = Table(
     Column("status", Integer, nullable=False),
     Column("response", JSON, nullable=False),
     Column("created_at", Float, nullable=False),
+)
+
+staff_log = Table(
+    "staff_log", metadata,                                 # staff actions, hash-chained (staff_log.py)
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("ts", Float, nullable=False),
+    Column("actor", String(64), nullable=True),
+    Column("action", String(32), nullable=False),
+    Column("subject", String(160), nullable=True),
+    Column("data", JSON, nullable=False),
+    Column("prev_hash", String(64), nullable=False),
+    Column("hash", String(64), nullable=False),
 )
 
 meta_kv = Table(

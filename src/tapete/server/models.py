@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 MAX_CENTS = 10**11          # a billion euros: far beyond any table, small enough for any database integer
+# Money is a JSON integer of cents, nothing else: no "100", " 100 ", "1_00", 100.0, 1e2 or true.
+Cents = Annotated[StrictInt, Field(gt=0, le=MAX_CENTS)]
+Scalar = StrictInt | StrictStr | StrictBool | None
 
 Username = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")
 Role = Literal["player", "croupier", "chief", "cashier", "inspector"]
@@ -22,15 +25,23 @@ class LoginIn(Body):
 
 
 class UserIn(Body):
+    """The cashier opens a player's account (staff accounts are the operator's: the casino file, `tapete users`)."""
+
     username: str = Username
-    password: str = Field(min_length=4, max_length=256)
+    password: str = Field(min_length=1, max_length=256)
     roles: list[Role] = Field(default_factory=lambda: ["player"], min_length=1, max_length=5)
     tables: list[str] | None = Field(None, max_length=100)
 
 
+class NameIn(Body):
+    """The name other players see (never the login)."""
+
+    name: str = Field(min_length=1, max_length=24)
+
+
 class RegisterIn(Body):
     username: str = Username
-    password: str = Field(min_length=4, max_length=256)
+    password: str = Field(min_length=1, max_length=256)
 
 
 class BetIn(Body):
@@ -38,9 +49,9 @@ class BetIn(Body):
     game's extra fields (box, seat, ...) in `extra`."""
 
     kind: str = Field(min_length=1, max_length=32)
-    amount: int = Field(gt=0, le=MAX_CENTS)
-    on: list[int | str] | int | str | None = None
-    extra: dict[str, int | str | bool | None] = Field(default_factory=dict, max_length=8)
+    amount: Cents
+    on: list[StrictInt | StrictStr] | StrictInt | StrictStr | None = None
+    extra: dict[str, Scalar] = Field(default_factory=dict, max_length=8)
 
 
 class BetsIn(Body):
@@ -55,7 +66,7 @@ class ActIn(Body):
     bet: str | None = Field(None, max_length=64)
     by: str | None = Field(None, max_length=64)
     # scalars, or a short list of cards (a Pai Gow setting's `high` and `low`, 003:4000-4003)
-    fields: dict[str, int | str | bool | None | Annotated[list[Annotated[str, Field(max_length=4)]], Field(max_length=7)]] = Field(
+    fields: dict[str, Scalar | Annotated[list[Annotated[str, Field(max_length=4)]], Field(max_length=7)]] = Field(
         default_factory=dict, max_length=8)
     cards: list[str] | None = Field(None, max_length=52)
 
@@ -67,7 +78,7 @@ class CloseIn(Body):
 class OutcomeIn(Body):
     """A keyed result: the ball's number, the dice, the symbol... as the game's outcome event takes it."""
 
-    value: int | str | list[int | str] | dict[str, Any]
+    value: StrictInt | StrictStr | list[StrictInt | StrictStr] | dict[str, Any]
     name: str | None = Field(None, max_length=16)
     last: bool = False
 
@@ -77,22 +88,22 @@ class VoidIn(Body):
 
 
 class LimitsIn(Body):
-    values: dict[str, int | str | bool | None] = Field(min_length=1, max_length=32)
+    values: dict[str, Scalar] = Field(min_length=1, max_length=32)
 
 
 class MoneyIn(Body):
     user: str = Username
-    amount: int = Field(gt=0, le=MAX_CENTS)
+    amount: Cents
     memo: str | None = Field(None, max_length=200)
 
 
 class FloatIn(Body):
-    amount: int = Field(gt=0, le=MAX_CENTS)
+    amount: Cents
     direction: Literal["fill", "credit"] = "fill"
 
 
 class SitIn(Body):
     """Circle poker: take seat `seat` (1-10 from the croupier's right) with `buy_in` cents from the wallet."""
 
-    seat: int = Field(ge=1, le=10)
-    buy_in: int = Field(gt=0, le=MAX_CENTS)
+    seat: StrictInt = Field(ge=1, le=10)
+    buy_in: Cents

@@ -35,8 +35,8 @@ from tapete.engine.events import Close, Deal, Limits, Outcome, Void
 from tapete.engine.game import Game
 from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
-from tapete.server import audit, banker, circle, ledger
-from tapete.server.config import CasinoConfig, TableConfig
+from tapete.server import audit, banker, circle, ledger, privacy, staff_log
+from tapete.server.config import CasinoConfig, TableConfig, check_table_values
 from tapete.server.db import Database, bets, casino_tables, idempotency, rounds
 from tapete.server.fairness import commitment, draw_rng, event_document, new_seed, pick
 from tapete.server.shoes import add_cards, dealt_cards, find_shoe, open_state, prepare, shoe_over
@@ -596,6 +596,13 @@ def op_open(ctx: Ctx, table: dict[str, Any] | None = None) -> dict[str, Any]:
     spec, game = ctx.spec, ctx.game
     booked = dict(ctx.row["booked"] or {})
     fresh = ctx.state is None or booked.get("rollover", True)
+    if not fresh and table is None and not game.uses_shoe and not takes_bets(ctx) and not load_open_bets(ctx):
+        # A carried state that refuses bets with nothing riding (a table an older version stopped for good):
+        # open it afresh, an announced limit change announced again (docs/rulings.md#server-limit-change-after-a-void).
+        if getattr(ctx.state, "next_table", None) is not None:
+            reopen_announced(ctx)
+        else:
+            fresh = True
     shoe_info = dict(ctx.row["shoe"]) if ctx.row["shoe"] else None
     if fresh:
         config = dict(ctx.row["config"] if table is None else table)
@@ -617,7 +624,8 @@ def op_open(ctx: Ctx, table: dict[str, Any] | None = None) -> dict[str, Any]:
     round_id = ctx.conn.execute(insert(rounds).values(
         table_id=ctx.table_id, number=number, status="open", opened_at=ctx.now, commitment=commit_hash)).inserted_primary_key[0]
     log_lines = getattr(ctx.state, "log", None)
-    ctx.round_record = {"start_seq": ctx.row["log_seq"] + len(ctx.records), "fresh": fresh, "table": dict(ctx.row["config"]),
+    ctx.round_record = {"start_seq": ctx.row["log_seq"] + len(ctx.records), "fresh": fresh,
+                        "table": dict(ctx.row["config"] if table is None else table),   # a circle hand: with its seats
                         "commitment": commit_hash,
                         "log_start": len(log_lines) if isinstance(log_lines, list) else 0, "draws": []}
     ctx.round_dirty = True
@@ -687,6 +695,11 @@ def op_close(ctx: Ctx, cards: list[Any] | None) -> dict[str, Any]:
     need_phase(ctx, "betting")
     if ctx.game.uses_shoe:
         return deal(ctx, cards)
+    if ctx.spec.source == "rng" and not ctx.game.chance(guarded(ctx.game.step, ctx.state, Close())):
+        # Nothing would ride on the spin: the wheel does not turn and the engine's state is never closed, so
+        # a state the next round carries (an announced limit change counting spins) still takes bets.
+        ctx.emit("no-outcome", {"reason": "no bet rides on chance: the wheel does not spin"})
+        return conclude(ctx)
     step(ctx, Close(), "close")
     ctx.set(phase="closed", deadline=ctx.now + ctx.spec.timing.spin if ctx.spec.auto and ctx.spec.source == "rng" else None)
     ctx.emit("phase", {"say": "no va más"})
@@ -827,6 +840,8 @@ def op_correct(ctx: Ctx, value: Any, name: str | None, last: bool) -> dict[str, 
     before = _last_outcome(ctx)
     ctx.state = from_json(ctx.game.state_type(), json.loads(ctx.row["pre_outcome"]))
     step(ctx, event, "correct", {"was": event_document(before) if before else None})
+    staff_log.record(ctx.conn, ctx.actor, "correct", ctx.table_id, {"value": event_document(event), "round": ctx.row["round_no"],
+                                                                  "was": event_document(before) if before else None})
     return {"round": ctx.row["round_no"], "phase": "confirming", "preview": preview_of(ctx, settlement_doc(ctx))}
 
 
@@ -839,6 +854,7 @@ def op_void(ctx: Ctx, reason: str) -> dict[str, Any]:
         last = _last_outcome(ctx)
         annulled = event_document(last) if last else None
     step(ctx, Void(reason), "void", {"annulled": annulled} if annulled else None)
+    staff_log.record(ctx.conn, ctx.actor, "void", ctx.table_id, {"reason": reason, "round": ctx.row["round_no"]})
     return after_void(ctx)
 
 
@@ -859,7 +875,9 @@ def op_limits(ctx: Ctx, values: dict[str, Any]) -> dict[str, Any]:
     if ctx.state is None:
         ctx.state = open_state(ctx.game, ctx.jurisdiction, ctx.row["config"], ctx.spec.source, seed=None)
         ctx.state_changed = True
+    check_table_values(ctx.game, values)
     step(ctx, Limits(dict(values)), "limits")
+    staff_log.record(ctx.conn, ctx.actor, "limits", ctx.table_id, {"values": dict(values), "round": ctx.row["round_no"]})
     booked = dict(ctx.row["booked"] or {})
     booked["rollover"] = False          # keep the state: the engine decides when the new limits apply
     ctx.set(booked=booked)
@@ -919,6 +937,8 @@ def conclude(ctx: Ctx) -> dict[str, Any]:
     if isinstance(effective, dict) and effective != ctx.row["config"] and getattr(ctx.state, "next_table", None) is None:
         ctx.set(config=dict(effective))
         ctx.emit("limits-in-force", {"table": dict(effective)})
+    if carries and not pending and not banker.partida_goes_on(ctx) and not takes_bets(ctx):
+        reopen_announced(ctx)
     booked = dict(ctx.row["booked"] or {})
     booked["rollover"] = not carries
     ctx.set(booked=booked)
@@ -944,6 +964,27 @@ def conclude(ctx: Ctx) -> dict[str, Any]:
                             "seed": ctx.row["seed"], "log": record["log"][-40:]})
     record["events"] = round_events(load_round_records(ctx, record) + [(k, d) for k, _, d in ctx.records])
     return {"round": ctx.row["round_no"], "phase": "settled", "bets": results, "pending": pending}
+
+
+def takes_bets(ctx: Ctx) -> bool:
+    """Whether the engine's state would take a new bet (a state carried to the next round must)."""
+    return ctx.state is not None and any(a.verb == "bet" and a.kind is not None for a in ctx.game.legal_actions(ctx.state))
+
+
+def reopen_announced(ctx: Ctx) -> None:
+    """A round the server ended without the engine ending it (a void that annuls it, a restart voiding it)
+    leaves a state that refuses bets: carrying it for an announced limit change stopped the table for good.
+    The next round opens a fresh state at the limits in force with the change announced again: its count of
+    spins or rounds starts afresh (R: docs/rulings.md#server-limit-change-after-a-void)."""
+    announced = getattr(ctx.state, "next_table", None)
+    if ctx.game.uses_shoe or announced is None:
+        return
+    state = open_state(ctx.game, ctx.jurisdiction, ctx.row["config"], ctx.spec.source, seed=None)
+    changed = {k: v for k, v in announced.items() if ctx.row["config"].get(k) != v}
+    ctx.state = guarded(ctx.game.step, state, Limits(changed)) if changed else state
+    ctx.state_changed = True
+    if changed:      # not an engine record of this round: the announcement belongs to the next one's fresh state
+        ctx.emit("limits-announced", {"limits": changed, "say": "the round was annulled: the limit change is announced again"})
 
 
 def load_round_records(ctx: Ctx, record: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -1015,6 +1056,7 @@ def op_advance(ctx: Ctx) -> dict[str, Any] | None:
             if phase != "idle":
                 ctx.set(phase="idle")
                 ctx.emit("phase", {"say": "the table closes: outside its opening hours"})
+                privacy.end_session(ctx.conn, ctx.table_id, ctx.now)
             ctx.set(deadline=ctx.now + 30)
             return None
         return op_open(ctx)

@@ -1,7 +1,7 @@
 """rate-limit attempts in the database (shared by every process, kept across restarts)
 
-Revision ID: 0002o
-Revises: 0001
+Revision ID: 0003
+Revises: 0002s
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0002o'
-down_revision = '0001'
+revision = '0003'
+down_revision = '0002s'
 branch_labels = None
 depends_on = None
 
