@@ -115,6 +115,15 @@ CASES: dict[str, list[tuple[list[str], str]]] = {
                       (["--tickets", "{wrong}", "--result", "{wrong}", "--date", "tomorrow"], "--date"),
                       (["--tickets", "{wrong}", "--result", "{wrong}", "--jackpot", "Infinity"], "--jackpot"),
                       (["--tickets", "{wrong}", "--result", "{wrong}", "--percentage", "NaN"], "--percentage")],
+    "users add": [(["x", "--role", "player", "--database", "foo://bar", "--password-stdin"], "--database"),
+                  (["x", "--role", "wizard", "--password-stdin"], "roles"),
+                  (["bad name!", "--role", "player", "--password-stdin"], "username"),
+                  (["x", "--role", "player", "--config", "{missing}", "--password-stdin"], "--config")],
+    "users roles": [(["x", "--role", "player", "--database", "foo://bar"], "--database"),
+                    (["x", "--role", "wizard"], "roles")],
+    "users password": [(["x", "--database", "foo://bar", "--password-stdin"], "--database")],
+    "users list": [(["--database", "foo://bar"], "--database"),
+                   (["--database", "sqlite:///{folder}/none.db"], "no database file")],
     "strategy": [(["nope"], "unknown game"), (["roulette-french"], "blackjack"), (["blackjack", "-j", "XX"], "XX")],
 }
 

@@ -60,6 +60,7 @@ MATRIX: list[tuple[str, str, Any, Rule]] = [
     ("GET", "/api/tables/{t}/layout", None, anyone),
     ("GET", "/api/tables/{t}/hint?bet=b1", None, logged_in),
     ("POST", "/api/login", {"username": "ana", "password": PASSWORD}, anyone),
+    ("POST", "/api/session", {"username": "ana", "password": PASSWORD}, anyone),    # the browser's login (cookie)
     ("POST", "/api/register", {"username": "nuevo", "password": "a-long-new-password"}, nobody),   # the cashier's desk here
     ("GET", "/api/me", None, logged_in),
     ("POST", "/api/me/name", {"name": "Nombre {u}"}, only("ana")),
@@ -100,7 +101,9 @@ def call(c: Any, user: str, method: str, path: str, body: Any) -> Any:
     headers = {"Idempotency-Key": uuid.uuid4().hex}
     if user != "anonymous":
         headers.update(c.login(user) if method != "POST" or path != "/api/logout" else _fresh_token(c, user))
-    return c.client.request(method, path, json=body if body is not None or method == "GET" else {}, headers=headers)
+    answer = c.client.request(method, path, json=body if body is not None or method == "GET" else {}, headers=headers)
+    c.client.cookies.clear()        # POST /api/session sets the browser's cookie: each call stands on its own
+    return answer
 
 
 def _fresh_token(c: Any, user: str) -> dict[str, str]:

@@ -217,14 +217,23 @@ Table_ = Annotated[list[str] | None, typer.Option("--table", "-t", help="a table
 Stdin_ = Annotated[bool, typer.Option("--password-stdin", help="read the password from the first line of stdin")]
 
 
-def _auth(config: str | None, database: str | None):  # type: ignore[no-untyped-def]
+def _auth(config: str | None, database: str | None, *, must_exist: bool = False):  # type: ignore[no-untyped-def]
+    """The accounts service on the checked database (`cli_args.open_database`: a bad URL is one line, exit 2)."""
+    from tapete import cli_args
+    from tapete.core.errors import TapeteError
     from tapete.server import config as casino_config
     from tapete.server.auth import Auth
-    from tapete.server.db import Database
 
-    db = Database(database)
+    security = casino_config.Security()
+    if config:
+        try:
+            security = casino_config.load(cli_args.read_text(config, "--config") and config).security
+        except TapeteError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - TOML or the casino file's own checks
+            raise TapeteError("bad-option", f"--config: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+    db = cli_args.open_database(database, must_exist=must_exist)
     db.migrate()
-    security = casino_config.load(config).security if config else casino_config.Security()
     return Auth(db, security)
 
 
@@ -267,9 +276,10 @@ def users_add(username: Annotated[str, typer.Argument()], role: Role_, table: Ta
         if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", username):
             raise TapeteError("bad-request", "a username is 1-64 letters, digits, '_', '.' or '-'")
         roles = _roles(role)
+        accounts = _auth(config, database)          # the options first: a bad URL never asks for a password
         password = _password(password_stdin)
         check_password(password, username)
-        if not _auth(config, database).create_user(username, password=password, roles=roles, tables=table or None,
+        if not accounts.create_user(username, password=password, roles=roles, tables=table or None,
                                                    actor="operator"):
             raise TapeteError("user-exists", f"the name {username} is taken")
         typer.echo(f"created {username}: {', '.join(roles)}" + (f" at {', '.join(table)}" if table else ""))
@@ -293,14 +303,24 @@ def users_roles(username: Annotated[str, typer.Argument()], role: Role_, table: 
 def users_password(username: Annotated[str, typer.Argument()], password_stdin: Stdin_ = False,
                    config: Config_ = None, database: Database_ = None) -> None:
     """Set an account's password; its sessions end."""
-    _run(lambda: (_auth(config, database).set_password(username, _password(password_stdin), actor="operator"),
-                  typer.echo(f"{username}: password set")))
+    def go() -> None:
+        from tapete.server.auth import check_password
+
+        accounts = _auth(config, database)
+        password = _password(password_stdin)
+        check_password(password, username)
+        accounts.set_password(username, password, actor="operator")
+        typer.echo(f"{username}: password set")
+
+    _run(go)
 
 
 @users_app.command("list")
 def users_list(database: Database_ = None) -> None:
     """Every account with its roles and tables (JSON lines)."""
-    for u in _auth(None, database).list_users():
+    users: list[Any] = []
+    _run(lambda: users.extend(_auth(None, database, must_exist=True).list_users()))
+    for u in users:
         print(json.dumps(u))
 
 
