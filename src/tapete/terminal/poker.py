@@ -89,7 +89,7 @@ def bot_act(game: CircleGame, state: CircleState, rng: TableRng) -> Act:
 
 
 def default_act(game: CircleGame, state: CircleState) -> Act:
-    """What the rules do for a player who says nothing (VOCABULARY.md §8): check, else fold; the bring-in bets m;
+    """What the rules do for a player who says nothing (docs/vocabulary.md §8): check, else fold; the bring-in bets m;
     the draw stands pat; the showdown shows."""
     actions = {a.verb: a for a in game.legal_actions(state)}
     for verb in ("check", "fold", "draw", "show"):

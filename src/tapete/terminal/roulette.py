@@ -242,7 +242,7 @@ def play_roulette(game: RouletteGame, jurisdiction: str, *, minimum: int, balanc
             for b in state.bets:
                 if b.phase == "done" and b.id not in credited:
                     credited.add(b.id)
-                    paid = int(-(-b.returned // 1))   # what the player receives rounds up (FORMAT.md)
+                    paid = int(-(-b.returned // 1))   # what the player receives rounds up (docs/format.md)
                     balance += paid
                     verdict = "[green]wins[/green]" if b.returned > b.amount else "[yellow]returns[/yellow]" if b.returned else "[red]loses[/red]"
                     console.print(f"  {describe(b)} {euros(b.amount)} {verdict} {euros(paid) if paid else ''}")
