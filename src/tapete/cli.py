@@ -120,6 +120,20 @@ def diff(game: str, as_json: Annotated[bool, typer.Option("--json")] = False) ->
     console.print(f"[dim]The same everywhere: {', '.join(same)}[/dim]")
 
 
+@app.command("cite")
+def cite_command(citation: Annotated[str, typer.Argument(help="NNN:LINE or NNN:FIRST-LAST, e.g. 003:1735")]) -> None:
+    """What a citation points to: the instrument, where to obtain it, the game and the article (docs/sources.md)."""
+    from tapete.core.sources import describe
+
+    try:
+        lines = describe(citation)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    for line in lines:
+        typer.echo(line)
+
+
 @app.command()
 def settle(
     file: Annotated[str, typer.Argument(help="a round document, or - for standard input")] = "-",
