@@ -24,11 +24,11 @@ deps:
 run: venv
 	@$(BIN)/tapete serve --config examples/casino.toml
 
-# The whole suite, in parallel (pytest-xdist: one worker per core, each test file on one worker so that a
-# module's server, browser and database fixtures start once). It leaves the tree as it found it: screenshots go
+# The whole suite, in parallel (pytest-xdist: one worker per core; tests/conftest.py keeps each test file, and all
+# the browser files together, on one worker). It leaves the tree as it found it: screenshots go
 # to build/screenshots, caches and databases to ignored folders.
 test: deps venv
-	$(BIN)/python -m pytest -n auto --dist loadfile
+	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 # Refresh the screenshots docs/browser.md shows (the browser tests, writing into docs/screenshots).
 screenshots: deps venv

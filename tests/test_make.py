@@ -99,3 +99,20 @@ def test_the_files_a_test_run_makes_are_ignored() -> None:
     for name in (".hypothesis/x", "tapete.db", "tapete.db-wal", ".pytest_cache/x", "build/screenshots/a.png",
                  "src/tapete/__pycache__/x.nbi", "benchmarks/out/x"):
         assert subprocess.run(["git", "check-ignore", "-q", name], cwd=ROOT).returncode == 0, name
+
+
+def test_a_parallel_run_keeps_each_file_and_all_browser_files_on_one_worker() -> None:
+    """tests/conftest.py gives every test an xdist_group: its file, or 'browser' for the browser suite."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^\t\$\(BIN\)/python -m pytest -n auto --dist loadgroup$", makefile, re.M)
+    spec = importlib.util.spec_from_file_location("tests_conftest_probe", ROOT / "tests" / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+    class Item:
+        def __init__(self, path: str) -> None:
+            self.path = ROOT / path
+
+    assert module.xdist_group(Item("tests/browser/test_browser_cards.py"), ROOT) == "browser"
+    assert module.xdist_group(Item("tests/browser/test_browser_craps.py"), ROOT) == "browser"
+    assert module.xdist_group(Item("tests/server/test_server_crash.py"), ROOT) == "tests/server/test_server_crash.py"

@@ -8,7 +8,7 @@ Monte o banca: a layout of four cards drawn from two Spanish 40-card decks; card
 layout card's value. Bets on which card is matched first and by which suit (Camo, Anti, Viudo), on any suit
 (Salto), on the very first card revealed (Vista Hermosa), and card against card (Cartas); two phases, *Primeras*
 and *Segundas*; 10 % of the winnings go to the house when the phase's first revealed card is the winning one.
-The seed's text is scrambled and incomplete (reading order in docs/games/monte-banca.md); every
+The seed's text is scrambled and incomplete (reading order in docs/games/monte-banca.md and docs/rulings.md#monte-banca-layout); every
 reading is in docs/rulings.md.
 
 Both are banked: exact edges come from the same reducer, run over every class of cards with its exact probability
