@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench lint deps venv clean
+.PHONY: run test screenshots bench lint deps venv clean
 
 $(STAMP): pyproject.toml
 	@test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -14,21 +14,25 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-# System packages: PostgreSQL (the server's tests start a throw-away cluster on loopback) and Debian's Chromium
-# (the browser tests drive /usr/bin/chromium; Playwright never downloads a browser of its own).
-# A no-op when both are installed; as root (CI) apt-get runs directly, otherwise through sudo.
+# System packages the tests need: PostgreSQL's server (the server tests start a throw-away cluster on loopback)
+# and Debian's Chromium (the browser tests drive /usr/bin/chromium; Playwright never downloads a browser).
+# Only what is missing, with --no-install-recommends, announced first; nothing when both are installed.
 deps:
-	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && test -x /usr/bin/chromium; then true; else \
-	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q postgresql chromium; \
-	fi
+	@sh scripts/deps.sh
 
 # The demo casino on an embedded SQLite database (tapete.db); the address is printed at start-up.
 run: venv
 	@$(BIN)/tapete serve --config examples/casino.toml
 
+# The whole suite, in parallel (pytest-xdist: one worker per core; tests/conftest.py keeps each test file, and all
+# the browser files together, on one worker). It leaves the tree as it found it: screenshots go
+# to build/screenshots, caches and databases to ignored folders.
 test: deps venv
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadgroup
+
+# Refresh the screenshots docs/browser.md shows (the browser tests, writing into docs/screenshots).
+screenshots: deps venv
+	TAPETE_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/browser
 
 lint: venv
 	$(BIN)/ruff check src tests benchmarks

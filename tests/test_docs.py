@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 from tapete.engine.registry import all_games
@@ -40,11 +41,14 @@ def _documented(name: str, text: str) -> bool:
     return f"`{name}`" in text
 
 
-def test_every_name_a_game_accepts_is_in_the_shared_vocabulary_or_ours() -> None:
-    """Kinds, verbs and table keys: FORMAT.md / VOCABULARY.md define them, or docs/vocabulary.md does."""
-    shared = ROOT.parent / "shared" / "conformance"
-    text = "".join((shared / f).read_text(encoding="utf-8") for f in ("FORMAT.md", "VOCABULARY.md"))
-    text += (ROOT / "docs" / "vocabulary.md").read_text(encoding="utf-8")
+def contract() -> str:
+    """The round format's two pages, which are the project's own (issue 16)."""
+    return "".join((ROOT / "docs" / f).read_text(encoding="utf-8") for f in ("format.md", "vocabulary.md"))
+
+
+def test_every_name_a_game_accepts_is_in_the_format_or_the_vocabulary() -> None:
+    """Kinds, verbs and table keys: docs/format.md or docs/vocabulary.md defines each of them."""
+    text = contract()
     for game in all_games():
         info = game.info()
         names = [k["kind"] for k in info["kinds"]] + [v if isinstance(v, str) else v["verb"] for v in info["verbs"]]
@@ -54,8 +58,43 @@ def test_every_name_a_game_accepts_is_in_the_shared_vocabulary_or_ours() -> None
 
 
 def test_every_error_code_is_documented() -> None:
-    shared = ROOT.parent / "shared" / "conformance" / "FORMAT.md"
-    text = shared.read_text(encoding="utf-8") + (ROOT / "docs" / "vocabulary.md").read_text(encoding="utf-8")
+    text = contract()
     for path in (ROOT / "src").rglob("*.py"):
         for code in re.findall(r'TapeteError\("([a-z-]+)"', path.read_text(encoding="utf-8")):
             assert _documented(code, text), (path.name, code)
+
+
+# -- issue 16: the clone is the whole product ------------------------------------------------------
+OUTSIDE = re.compile(r"\.\./shared|/work/shared|shared/(?:conformance|seeds|spec)\b|\b(?:FORMAT|VOCABULARY|DESIGN)\.md")
+
+
+def tracked(*paths: str) -> list[Path]:
+    """The files git tracks under `paths` (all files when this is not a git checkout, e.g. an sdist)."""
+    try:
+        out = subprocess.run(["git", "ls-files", "-z", "--", *paths], cwd=ROOT, capture_output=True, check=True)
+        names = [n for n in out.stdout.decode().split("\0") if n]
+    except (OSError, subprocess.CalledProcessError):
+        names = []
+    if names:
+        return [ROOT / n for n in names]
+    return [p for path in paths for p in ([ROOT / path] if (ROOT / path).is_file() else (ROOT / path).rglob("*"))
+            if p.is_file()]
+
+
+def test_nothing_in_the_repository_points_outside_the_clone() -> None:
+    """No code, test, document or link reads or names a file of ../shared: the format, vocabulary, sources and
+    examples are docs/format.md, docs/vocabulary.md, docs/sources.md and tests/conformance/examples/."""
+    offenders = []
+    for path in tracked("src", "tests", "docs", "README.md", "benchmarks", "Makefile", "examples", ".ci"):
+        if path.suffix in {".png", ".db", ".pyc"} or path == Path(__file__):
+            continue
+        text = path.read_bytes().decode("utf-8", errors="replace")
+        offenders += [f"{path.relative_to(ROOT)}:{n}" for n, line in enumerate(text.splitlines(), 1) if OUTSIDE.search(line)]
+    assert not offenders, offenders
+
+
+def test_the_format_pages_are_in_the_repository() -> None:
+    text = contract()
+    for name in ("bad-document", "shoe-exhausted", "act.by", "house.net", "at_risk", "rounding", "cut-card"):
+        assert name in text, name
+    assert (ROOT / "tests" / "conformance" / "examples" / "cases.jsonl").is_file()

@@ -58,7 +58,7 @@ def _show(value: Any) -> str:
 
 
 @app.command()
-def games(as_json: Annotated[bool, typer.Option("--json", help="FORMAT.md's games document")] = False) -> None:
+def games(as_json: Annotated[bool, typer.Option("--json", help="docs/format.md's games document")] = False) -> None:
     """List every game, the jurisdictions that have it, its bets and table keys."""
     from tapete.engine.registry import all_games
 
@@ -99,7 +99,7 @@ def rules(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[bo
     for name, value, source in rows:
         table.add_row(name, _show(value), source)
     console.print(table)
-    console.print("[dim]Sources are seed:line in ../shared/seeds; readings of silent texts (R) are in docs/rulings.md.[/dim]")
+    console.print("[dim]Sources are seed:line (docs/sources.md; tapete cite 001:81); readings of silent texts (R) are in docs/rulings.md.[/dim]")
 
 
 @app.command()
@@ -126,12 +126,26 @@ def diff(game: str, as_json: Annotated[bool, typer.Option("--json")] = False) ->
     console.print(f"[dim]The same everywhere: {', '.join(same)}[/dim]")
 
 
+@app.command("cite")
+def cite_command(citation: Annotated[str, typer.Argument(help="NNN:LINE or NNN:FIRST-LAST, e.g. 003:1735")]) -> None:
+    """What a citation points to: the instrument, where to obtain it, the game and the article (docs/sources.md)."""
+    from tapete.core.sources import describe
+
+    try:
+        lines = describe(citation)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    for line in lines:
+        typer.echo(line)
+
+
 @app.command()
 def settle(
     file: Annotated[str, typer.Argument(help="a round document, or - for standard input")] = "-",
     jsonl: Annotated[bool, typer.Option("--jsonl", help="one document per line in, one answer per line out")] = False,
 ) -> None:
-    """Settle round documents (FORMAT.md): exit 0 with a settlement, 2 with an error document."""
+    """Settle round documents (docs/format.md): exit 0 with a settlement, 2 with an error document."""
     from tapete.conformance.document import settle_text
 
     try:

@@ -7,6 +7,7 @@ it the suite is skipped with the reason.
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -18,7 +19,10 @@ from typing import Any
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+ROOT = Path(__file__).resolve().parents[2]
+# Where the screenshots go: an ignored folder, so that a test run leaves the tree as it found it; `make
+# screenshots` sets TAPETE_SCREENSHOTS=docs/screenshots to refresh the ones docs/browser.md shows.
+SCREENSHOTS = ROOT / os.environ.get("TAPETE_SCREENSHOTS", "build/screenshots")
 PASSWORD = "secret-pw"
 VIEWPORT = {"width": 1280, "height": 800}
 
@@ -194,7 +198,7 @@ def people(browser: Any, server: LiveServer) -> Iterator[Any]:
 
 
 def _shot(page: Any, name: str) -> Path:
-    """A 1280x800 screenshot for docs/browser.md (PNG, the viewport only)."""
+    """A 1280x800 screenshot (PNG, the viewport only): build/screenshots, or docs/screenshots under `make screenshots`."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=False)
@@ -217,7 +221,7 @@ def tab_until() -> Any:
 
 @pytest.fixture
 def shot() -> Any:
-    """shot(page, name): a screenshot into docs/screenshots/<name>.png."""
+    """shot(page, name): a screenshot into SCREENSHOTS/<name>.png (docs/screenshots under `make screenshots`)."""
     return _shot
 
 

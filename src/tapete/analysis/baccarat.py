@@ -413,7 +413,7 @@ def _policy_weights(fixed: list[int], cells: dict[tuple[int, int, int, int], lis
 
 def two_tables_analysis(game: Any, jurisdiction: str) -> TwoTablesAnalysis:
     """Side, a caballo and bank edges under the documented defaults (sides stand on 5, the bank's default of
-    VOCABULARY.md §3), each side drawing on 5, both cagnotte rates, and the bank's best response in every cell
+    docs/vocabulary.md §3), each side drawing on 5, both cagnotte rates, and the bank's best response in every cell
     where it is free."""
     from tapete.games.baccarat.two_tables import bank_decision
 

@@ -506,7 +506,7 @@ def bolsa_edge(rules: BlackjackRules, sol: Solution | None = None) -> Fraction:
 
 def advice(jurisdiction: str, cards: list[str], up: str, *, split: bool = False, split_aces: bool = False,
            first_decision: bool = True, hands: int = 1, table: BJTable | None = None) -> str:
-    """The chart's verb for a hand (cards in FORMAT.md notation) against the dealer's up card; `hands`: how many
+    """The chart's verb for a hand (cards in docs/format.md notation) against the dealer's up card; `hands`: how many
     hands the box already plays (the chart splits up to four)."""
     from tapete.games.blackjack.hand import value
 

@@ -1,1 +1,1 @@
-"""Round documents <-> engine: `tapete settle` (FORMAT.md)."""
+"""Round documents <-> engine: `tapete settle` (docs/format.md)."""

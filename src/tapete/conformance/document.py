@@ -1,4 +1,4 @@
-"""Parse a round document (FORMAT.md), run it through its game's reducer, answer with a settlement.
+"""Parse a round document (docs/format.md), run it through its game's reducer, answer with a settlement.
 
 Everything the document may contain is checked here or by the game; anything else is `bad-document`.
 Bad input never produces a settlement.

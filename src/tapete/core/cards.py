@@ -1,4 +1,4 @@
-"""Cards in FORMAT.md's notation: French 52 (`AS`, `TD`), jokers (`X1`), Spanish 40 (`12o`, `1e`).
+"""Cards in docs/format.md's notation: French 52 (`AS`, `TD`), jokers (`X1`), Spanish 40 (`12o`, `1e`).
 
 A French card is also an int `rank * 4 + suit` (rank 0..12 for 2..A, suit 0..3 for S H D C), the
 encoding the poker evaluator's lookup tables use; jokers are 52, 53, ...
@@ -20,7 +20,7 @@ SPANISH_SUITS = "oceb"                                # oros, copas, espadas, ba
 
 @dataclass(frozen=True, order=True)
 class Card:
-    """One card; `text` is its FORMAT.md notation and is all a document or the state needs."""
+    """One card; `text` is its docs/format.md notation and is all a document or the state needs."""
 
     text: str
 

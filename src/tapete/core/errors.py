@@ -8,7 +8,7 @@ from tapete.core.jurisdictions import cite
 
 
 class TapeteError(Exception):
-    """Invalid input: never a settlement, always an error document (FORMAT.md, Errors)."""
+    """Invalid input: never a settlement, always an error document (docs/format.md, Errors)."""
 
     def __init__(self, code: str, message: str, *, source: str | None = None, bet: str | None = None) -> None:
         self.code = code

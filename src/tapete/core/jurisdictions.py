@@ -1,6 +1,6 @@
 """The four jurisdictions and the instrument each catalog comes from.
 
-Seed prefixes are the files in ../shared/seeds/: every citation in tapete is written `seed:lines`.
+Seed prefixes name the instruments (docs/sources.md): every citation in tapete is written `seed:lines`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Money: integer cents, exact payout ratios, and FORMAT.md's single rounding rule.
+"""Money: integer cents, exact payout ratios, and docs/format.md's single rounding rule.
 
 Inside the engine every amount is an exact `Fraction` of a cent (a halved 5-cent stake is 5/2 cents);
 only the settlement document rounds, once, in the player's favour (the catalogs give no rounding rule).
@@ -34,7 +34,7 @@ def format_ratio(value: Fraction) -> str:
 def round_to_cents(amount: Fraction, *, favour: Rounding = "player", paid_to_player: bool = True) -> int:
     """Round an exact amount to whole cents.
 
-    FORMAT.md: in house-banked games a fraction of a cent is resolved in the player's favour —
+    docs/format.md: in house-banked games a fraction of a cent is resolved in the player's favour —
     what the player receives rounds up, what the house deducts rounds down. `favour="house"` is the
     table option `rounding` for a casino that must do otherwise (docs/rulings.md).
     """

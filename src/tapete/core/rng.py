@@ -1,4 +1,4 @@
-"""Randomness, as DESIGN.md says: a seeded cryptographic generator for tables and play, NumPy streams
+"""Randomness, by design (docs/architecture.md): a seeded cryptographic generator for tables and play, NumPy streams
 for simulation, and unbiased shuffles.
 
 `TableRng` is HMAC-DRBG (NIST SP 800-90A, HMAC-SHA-256) keyed by a 256-bit seed from `secrets`: strong

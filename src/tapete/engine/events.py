@@ -1,4 +1,4 @@
-"""Events of a round, as FORMAT.md writes them: bet, outcome (spin/roll/draw/result), act, deal, close,
+"""Events of a round, as docs/format.md writes them: bet, outcome (spin/roll/draw/result), act, deal, close,
 limits, void. Parsed once from a round document; games only ever see these dataclasses."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Game protocol of DESIGN.md: a pure round reducer over data.
+"""The Game protocol (docs/architecture.md): a pure round reducer over data.
 
     state = game.open(jurisdiction, table, shoe)
     state = game.step(state, event)          # refuses anything `legal_actions` would not offer

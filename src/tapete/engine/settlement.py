@@ -42,7 +42,7 @@ class Settlement:
     carry: dict[str, Fraction] | None = None
 
     def document(self, rounding: Rounding = "player") -> dict[str, Any]:
-        """The settlement document of FORMAT.md, in integer cents.
+        """The settlement document of docs/format.md, in integer cents.
 
         Rounding happens here and only here: returns up, the house's deductions down (player's favour).
         `house.net` is computed from the rounded figures so that it equals -sum(returned - staked).

@@ -1,6 +1,6 @@
 """The shoe every card game deals from: a document's `shoe` (exact order) or a live, CSPRNG-shuffled one.
 
-FORMAT.md: `shoe` lists the cards in the order they leave the shoe, without the burns made when the shoe
+docs/format.md: `shoe` lists the cards in the order they leave the shoe, without the burns made when the shoe
 is opened; running out is `shoe-exhausted`. `table.cut-card` is the 0-based index in `shoe` of the first card
 behind the cut (stop) card: the coup in which it is reached is completed, a further coup is refused.
 """

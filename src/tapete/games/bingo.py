@@ -4,7 +4,7 @@ A lottery on the numbers 1-90 (001:1090). The unit of play is the card (*cartón
 rows of five and nine columns, no column empty. Prizes go to the first *línea* (a complete row, 001:1096) and to
 the *bingo* (all fifteen, 001:1098); several winning cards share "proportionally" (001:1100). The prize amounts
 are announced per game (001:1128; 001:1137) from percentages the catalog leaves to the *Reglamento del Bingo*
-(001:1122), which we do not have: a round document gives them as `table.prizes` (VOCABULARY.md §11).
+(001:1122), which we do not have: a round document gives them as `table.prizes` (docs/vocabulary.md §11).
 
 Detection is vectorised (`Board`): every card's rows are indexed by number once, and each ball decrements the
 rows that hold it — a thousand cards are checked after a ball in microseconds (benchmarks/bench_bingo.py).

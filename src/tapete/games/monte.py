@@ -8,7 +8,7 @@ Monte o banca: a layout of four cards drawn from two Spanish 40-card decks; card
 layout card's value. Bets on which card is matched first and by which suit (Camo, Anti, Viudo), on any suit
 (Salto), on the very first card revealed (Vista Hermosa), and card against card (Cartas); two phases, *Primeras*
 and *Segundas*; 10 % of the winnings go to the house when the phase's first revealed card is the winning one.
-The seed's text is scrambled and incomplete (reading order in ../shared/spec/circle-poker-monte.md §0.2); every
+The seed's text is scrambled and incomplete (reading order in docs/games/monte-banca.md and docs/rulings.md#monte-banca-layout); every
 reading is in docs/rulings.md.
 
 Both are banked: exact edges come from the same reducer, run over every class of cards with its exact probability
@@ -155,7 +155,7 @@ class CasinoMonte(Game):
                 TableKey("maximum", default=None, description="per box, 10-50 x minimum; default 50 x minimum"),
                 TableKey("rematch-burn", default=1, description="cards burned before the rematch deal: 1-3"),
                 TableKey("cut-card", default=None, description="index in shoe of the first card behind the cut card"),
-                TableKey("rounding", default="player", description="FORMAT.md rounding policy")]
+                TableKey("rounding", default="player", description="docs/format.md rounding policy")]
 
     def open(self, jurisdiction: str, table: dict[str, Any], shoe: Sequence[Any] | None = None) -> CMState:
         rules = self.rules_for(jurisdiction)
@@ -341,7 +341,7 @@ class CasinoMonte(Game):
             b.state = "done"
 
     def _end_coup(self, state: CMState) -> None:
-        """The coup's events ran out: undecided ties surrender (VOCABULARY.md §9), then the rematch."""
+        """The coup's events ran out: undecided ties surrender (docs/vocabulary.md §9), then the rematch."""
         for b in state.bets:
             if b.coup == state.coup and b.state == "tied":
                 b.returned, b.state = Fraction(b.amount, 2), "done"
@@ -604,7 +604,7 @@ class MonteBanca(Game):
 
     def table_keys(self) -> list[TableKey]:
         return [TableKey("minimum", required=True, description="L: the minimum bet, cents"),
-                TableKey("rounding", default="player", description="FORMAT.md rounding policy")]
+                TableKey("rounding", default="player", description="docs/format.md rounding policy")]
 
     def open(self, jurisdiction: str, table: dict[str, Any], shoe: Sequence[Any] | None = None) -> MBState:
         self.rules_for(jurisdiction)

@@ -1,7 +1,7 @@
 """Pool arithmetic shared by the games where players share money rather than play against the house:
 bingo's announced prizes, Lototrot's mutual pool, Promotrot's prize plans.
 
-One rule for money (FORMAT.md, VOCABULARY.md §0.5): a share is cut down to the cent per winner, and the
+One rule for money (docs/format.md, docs/vocabulary.md §0.5): a share is cut down to the cent per winner, and the
 remainder goes where the game's vocabulary says (bingo: the organiser, §14.8; Lototrot: the next day's 7/7
 amount, D-8). Payment points, payment means and deadlines of Lototrot 10.2-10.7 (000:1845-1867), which
 Promotrot adopts (000:1941), are here too: they are the same arithmetic for both games.
@@ -42,7 +42,7 @@ def equal_share(amount: Fraction, winners: int) -> int:
 
 
 def parse_percentage(value: object, what: str) -> Fraction:
-    """A rate in percent, read as an exact decimal (VOCABULARY.md §0.1: never a binary float)."""
+    """A rate in percent, read as an exact decimal (docs/vocabulary.md §0.1: never a binary float)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise TapeteError("bad-table", f"{what} is a number in percent, e.g. 60 or 62.5")
     try:

@@ -1,6 +1,6 @@
 """Trente et quarante (*treinta y cuarenta*, *trinta e corenta*): two rows to 31-40, four even chances.
 
-Spec part B (../shared/spec/blackjack-trente-quarante.md). The 31-31 tie borrows the roulette zero system
+Spec part B (docs/games/trente-quarante.md). The 31-31 tie borrows the roulette zero system
 (half back or prison, halving again at each further tie), shared with French roulette through
 `tapete.engine.zero_system` and the jurisdiction's own roulette rules (no rule written twice).
 """
@@ -201,7 +201,7 @@ class TrenteQuaranteGame(Game):
                      "(default: 5 cards from the end of a full 312-card shoe)"),
             TableKey("insurance-minimum", default=0, description="smallest insurable bet, cents (the 004 fragment: 1000; "
                      "docs/rulings.md#trente-quarante-insurance-threshold)"),
-            TableKey("rounding", default="player", description="fractions of a cent: 'player' (FORMAT.md) or 'house'"),
+            TableKey("rounding", default="player", description="fractions of a cent: 'player' (docs/format.md) or 'house'"),
         ]
 
     def _limits(self, rules: TrenteQuaranteRules, table: dict[str, Any]) -> TQLimits:

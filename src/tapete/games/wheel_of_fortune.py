@@ -2,7 +2,7 @@
 
 ES-IB 000:1179-1223, ES-GA 002:994-1038, ES-AN 003:5665-5796; not in the national catalog (001). A wheel of 54
 cells; a bet on a symbol is named after the number of cells that carry it (24, 15, 7, 4, 2) and the two jokers
-(ES-AN's two figures) have one cell each. VOCABULARY.md §1: kinds `number` [24|15|7|4|2], `joker-red`,
+(ES-AN's two figures) have one cell each. docs/vocabulary.md §1: kinds `number` [24|15|7|4|2], `joker-red`,
 `joker-black`; the outcome names the symbol, `{"spin": 24}` or `{"spin": "joker-red"}`.
 """
 

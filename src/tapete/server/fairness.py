@@ -54,7 +54,7 @@ def draw_rng(seed_hex: str, index: int) -> TableRng:
 
 
 def event_document(event: Event) -> dict[str, Any]:
-    """An engine event as FORMAT.md writes it (the inverse of conformance.document.parse_event)."""
+    """An engine event as docs/format.md writes it (the inverse of conformance.document.parse_event)."""
     if isinstance(event, Bet):
         body: dict[str, Any] = {"id": event.id, "player": event.player, "kind": event.kind, "amount": event.amount}
         if event.on is not None:

@@ -995,7 +995,7 @@ def load_round_records(ctx: Ctx, record: dict[str, Any]) -> list[tuple[str, dict
 
 
 def round_events(records: list[tuple[str, dict[str, Any]]]) -> list[Any]:
-    """The round as a FORMAT.md event list: a corrected result replaces the keyed one, a result annulled
+    """The round as a docs/format.md event list: a corrected result replaces the keyed one, a result annulled
     by a void before confirmation is dropped (the engine state never kept it)."""
     out: list[Any] = []
     last_outcome: int | None = None

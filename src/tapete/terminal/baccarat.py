@@ -45,7 +45,7 @@ def euros_amount(text: str) -> int:
 
 
 def paid(value: Fraction) -> int:
-    """What the player receives rounds up to the cent (FORMAT.md)."""
+    """What the player receives rounds up to the cent (docs/format.md)."""
     return int(-(-value // 1))
 
 

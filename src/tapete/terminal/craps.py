@@ -279,7 +279,7 @@ def play_craps(game: CrapsGame, jurisdiction: str, *, minimum: int, balance: int
 
 
 def _credit(state: CrapsState, credited: set[str], balance: int, console: Console, rules: CrapsRules) -> int:
-    """Pay what the roll decided: what the player receives rounds up to the cent (FORMAT.md)."""
+    """Pay what the roll decided: what the player receives rounds up to the cent (docs/format.md)."""
     v = voice()
     for b in state.decided.values():
         if b.player != "you" or b.id in credited:

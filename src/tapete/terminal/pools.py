@@ -2,7 +2,7 @@
 
 The tickets file is a JSON list of tickets (`{"id", "player", "on": [7 horses], "amount"}`, `kind` optional), JSON
 Lines of the same, `{"table": {...}, "tickets": [...]}`, or a round document whose bets are read. The result file
-is the `result` body of VOCABULARY.md §12 (`{"races": [...], "pool"?: {...}}`) or `{"result": {...}}`. The engine
+is the `result` body of docs/vocabulary.md §12 (`{"races": [...], "pool"?: {...}}`) or `{"result": {...}}`. The engine
 settles the same round document `tapete settle` would; this module only reads files and draws the tables.
 """
 

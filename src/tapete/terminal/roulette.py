@@ -252,7 +252,7 @@ def play_roulette(game: RouletteGame, jurisdiction: str, *, minimum: int, balanc
             for b in state.bets:
                 if b.phase == "done" and b.id not in credited:
                     credited.add(b.id)
-                    paid = int(-(-b.returned // 1))   # what the player receives rounds up (FORMAT.md)
+                    paid = int(-(-b.returned // 1))   # what the player receives rounds up (docs/format.md)
                     balance += paid
                     key = "roulette.bet-wins" if b.returned > b.amount else "roulette.bet-returned" if b.returned \
                         else "roulette.bet-loses"

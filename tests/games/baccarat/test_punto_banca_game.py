@@ -1,4 +1,4 @@
-"""Punto y banca beyond the golden cases: the shared example, the burn (PB-23), the sabot, jurisdictions, invariants."""
+"""Punto y banca beyond the golden cases: the conformance example, the burn (PB-23), the sabot, jurisdictions, invariants."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from tapete.engine.serialize import from_json, to_json
 from tapete.games.baccarat.punto_banca import RULES, bet_return, opening_burn
 
 GAME = get_game("punto-banca")
-SHARED = Path(__file__).parents[3].parent / "shared" / "conformance" / "examples" / "cases.jsonl"
+EXAMPLES = Path(__file__).parents[2] / "conformance" / "examples" / "cases.jsonl"
 FULL_SHOE = [r + s for _ in range(6) for r in "A23456789TJQK" for s in "SHDC"]
 
 
@@ -26,8 +26,8 @@ def shoe_cards(n: int) -> st.SearchStrategy[list[str]]:
     return st.lists(st.integers(0, 311), unique=True, min_size=n, max_size=n).map(lambda ix: [FULL_SHOE[i] for i in ix])
 
 
-def test_shared_example_punto_banca_player_draws_and_wins() -> None:
-    case = next(json.loads(x) for x in SHARED.read_text().splitlines() if "punto-banca-player-draws-and-wins" in x)
+def test_conformance_example_punto_banca_player_draws_and_wins() -> None:
+    case = next(json.loads(x) for x in EXAMPLES.read_text(encoding="utf-8").splitlines() if "punto-banca-player-draws-and-wins" in x)
     answer = settle_document(case["doc"])
     for bet_id, want in case["expect"]["bets"].items():
         assert {k: answer["bets"][bet_id][k] for k in want} == want

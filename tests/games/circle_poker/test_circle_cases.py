@@ -132,7 +132,7 @@ def test_rules_cite_every_field() -> None:
 
 
 def test_SY_09_banked_minimum_players_is_recorded_not_checked() -> None:
-    """ES-IB: at least four players (000:1491); a round document is not refused for three (VOCABULARY.md §0.4)."""
+    """ES-IB: at least four players (000:1491); a round document is not refused for three (docs/vocabulary.md §0.4)."""
     assert "four" in " ".join(RULES["poker-sintetico"]["ES-IB"].special)
     d = doc("poker-sintetico", ["X", "Y", "Z"], cards("As Ks Qs Ah Kh Qh 8h 9h Th Jh 8s"), [], j="ES-IB")
     assert "error" not in settle_document(d)

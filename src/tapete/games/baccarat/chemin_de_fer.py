@@ -1,7 +1,7 @@
 """Chemin de fer (baccara, ferrocarril): a player holds the bank against a punto hand, coup after coup.
 
 ES 001:681-926; ES-IB 000:793-1019; ES-GA 002:498-688; ES-AN 003:1756-2458 (without 003:1843-1888, which is
-punto y banca text). Vocabulary: VOCABULARY.md §2. A document carries the table from coup to coup: the bank
+punto y banca text). Vocabulary: docs/vocabulary.md §2. A document carries the table from coup to coup: the bank
 bet lives until the banker loses, passes or the document ends; each coup's stakes are covered in the order of
 priority, the punto hand and the bank decide in turn (`act.by`), and irregularities are one verb per rule of
 the catalog's chapter VIII (001:874-926), applied as the text prescribes (R: docs/rulings.md#chemin-irregularities).
@@ -142,7 +142,7 @@ RULES: dict[str, CheminRules] = {
 
 
 def bank_default_draws(bank_total: int, col: int) -> bool:
-    """The bank's documented default: T-CF with its O cells read as draw, i.e. T-PB (VOCABULARY.md §2)."""
+    """The bank's documented default: T-CF with its O cells read as draw, i.e. T-PB (docs/vocabulary.md §2)."""
     return tableau.cell(tableau.T_CF, bank_total, col) in ("T", "O")
 
 

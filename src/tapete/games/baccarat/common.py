@@ -146,7 +146,7 @@ class Stake:
 
     @property
     def staked(self) -> Fraction:
-        """A stake cut down by the coverage counts only its accepted part (VOCABULARY.md §2, Money)."""
+        """A stake cut down by the coverage counts only its accepted part (docs/vocabulary.md §2, Money)."""
         return self.covered * 2 if self.line else self.covered
 
     @property
@@ -522,7 +522,7 @@ class PlayerBankedGame(Game):
 
     # -- the coup's end ----------------------------------------------------------------------------------------
     def _end_coup(self, state: Any, rules: Any) -> None:
-        """The coup's events ran out: every decision still due takes its default (VOCABULARY.md §0.2)."""
+        """The coup's events ran out: every decision still due takes its default (docs/vocabulary.md §0.2)."""
         coup = state.current
         if coup is None:
             return
@@ -563,7 +563,7 @@ class PlayerBankedGame(Game):
             self._end_coup(state, rules)
         for bank in state.banks:
             if bank.active:
-                self.end_bank(state, bank, "withdrawn")    # settled as withdrawn (VOCABULARY.md §2)
+                self.end_bank(state, bank, "withdrawn")    # settled as withdrawn (docs/vocabulary.md §2)
         return state
 
     def settle(self, state: Any) -> Settlement:

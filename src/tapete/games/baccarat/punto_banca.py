@@ -2,7 +2,7 @@
 
 ES 001:588-679; ES-IB 000:696-791; ES-GA 002:420-496; ES-AN 003:1517-1754 with its section VII printed at
 003:1843-1888. A document's coups read one continuous `shoe` (after the opening burn); each `deal` closes the
-bets and plays one coup to the end, since no one decides anything (FORMAT.md: no verbs).
+bets and plays one coup to the end, since no one decides anything (docs/format.md: no verbs).
 """
 
 from __future__ import annotations
@@ -242,7 +242,7 @@ class PuntoBancaGame(Game):
             TableKey("seats", default=14, description="numbered seats the sabot rotates round"),
             TableKey("burn", default="exposed-plus-value", description="live shoes: the exposed card plus as many as its "
                                                                        "value ('value-including-exposed': the value in all)"),
-            TableKey("rounding", default="player", description="fractions of a cent: 'player' (FORMAT.md) or 'house'"),
+            TableKey("rounding", default="player", description="fractions of a cent: 'player' (docs/format.md) or 'house'"),
         ]
 
     # -- table -------------------------------------------------------------------------------------------------

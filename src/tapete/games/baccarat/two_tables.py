@@ -2,7 +2,7 @@
 
 ES 001:928-1084; ES-IB 000:1021-1177; ES-GA 002:690-828; ES-AN 003:2460-2904. Chemin de fer's rules of play
 (its apartado VI) apply with the adaptations of 001:1002-1012; its errors chapter does not: dos paños has its own
-(001:1032-1084), one verb per rule (R: docs/rulings.md#two-tables-irregularities). Vocabulary: VOCABULARY.md §3.
+(001:1032-1084), one verb per rule (R: docs/rulings.md#two-tables-irregularities). Vocabulary: docs/vocabulary.md §3.
 """
 
 from __future__ import annotations
@@ -465,7 +465,7 @@ class TwoTablesGame(PlayerBankedGame):
 
     def _cover(self, state: TwoTablesState, bank: BankAccount, stakes: list[Stake]) -> Stake | None:
         """Accept stakes while both sides together stay within the bank: side 1 first, seated by seat, then the
-        others in document order (VOCABULARY.md §3; R: docs/rulings.md#two-tables-coverage)."""
+        others in document order (docs/vocabulary.md §3; R: docs/rulings.md#two-tables-coverage)."""
         left = bank.holding
         bancos = [s for s in stakes if s.call == "banco"]
         for s in stakes:

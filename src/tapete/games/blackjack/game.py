@@ -1,6 +1,6 @@
 """The Black Jack reducer: boxes, the European no-hole-card deal, the decision window, play, the dealer.
 
-Spec part A (../shared/spec/blackjack-trente-quarante.md); FORMAT.md fixes the kinds (`main` with `box`,
+Spec part A (docs/games/blackjack.md); docs/format.md fixes the kinds (`main` with `box`,
 `bolsa`), verbs (hit stand double split insure even-money surrender) and table keys (`maximum`, `cut-card`).
 One round, or several in a row from one `shoe`; every decision is an act, in turn order.
 """
@@ -147,7 +147,7 @@ class BlackjackGame(Game):
             TableKey("split-21-vs-blackjack", default="loses", description="a two-card 21 after a split against a dealer Black-Jack: 'loses' or 'push'"),
             TableKey("bolsa-stake", default=None, description="ES-AN: the single fixed Bolsa stake, cents (default: any)"),
             TableKey("bolsa-jackpot", default=None, description="ES-AN: the Bolsa jackpot, cents (at least 3000 x stake; default that)"),
-            TableKey("rounding", default="player", description="fractions of a cent: 'player' (FORMAT.md) or 'house'"),
+            TableKey("rounding", default="player", description="fractions of a cent: 'player' (docs/format.md) or 'house'"),
         ]
 
     # -- table ---------------------------------------------------------------------------------------

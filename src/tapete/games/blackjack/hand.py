@@ -13,7 +13,7 @@ TEN_RANKS = frozenset("TJQK")
 
 
 def value(card: str) -> int:
-    """Point value of a card in FORMAT.md notation: A=1, T-K=10 (the ace's 11 is the totals' business)."""
+    """Point value of a card in docs/format.md notation: A=1, T-K=10 (the ace's 11 is the totals' business)."""
     r = card[0]
     if r == "A":
         return 1

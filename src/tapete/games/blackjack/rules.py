@@ -1,6 +1,6 @@
 """Black Jack rules as data, one instance per jurisdiction, every field with its seed citation.
 
-Spec: ../shared/spec/blackjack-trente-quarante.md, part A. The four texts share most of the game word for
+Digest part A (docs/games/blackjack.md). The four texts share most of the game word for
 word; `tapete diff blackjack` prints what differs.
 """
 

@@ -143,7 +143,7 @@ class CrapsGame(Game):
             TableKey("off-on-come-out", default=False, description="place, wrong, hardway bets and come odds do not work on come-out rolls (a casino practice the texts do not have)"),
             TableKey("remove-dont-and-come", default=False, description="don't-pass, come and don't-come bets may be taken down (the texts are silent)"),
             TableKey("whole-cents", default=False, description="refuse a stake whose payout is not a whole number of cents, instead of rounding in the player's favour"),
-            TableKey("rounding", default="player", description="fractions of a cent: 'player' (FORMAT.md) or 'house'"),
+            TableKey("rounding", default="player", description="fractions of a cent: 'player' (docs/format.md) or 'house'"),
         ]
 
     # -- table and limits --------------------------------------------------------------------------

@@ -151,7 +151,7 @@ def _sources(seed: str, lines: dict[str, str], extra: dict[str, str] | None = No
     return out
 
 
-# Line numbers of each rule in each text (see ../shared/spec/craps.md §3-§8).
+# Line numbers of each rule in each text (docs/games/craps.md; tapete cite NNN:line).
 _LINES = {
     "000": {
         "kinds": "566-658", "names": "572-658", "naturals": "572", "craps": "572", "bar": "576", "points": "572",

@@ -1,7 +1,7 @@
 """What the house-banked poker games share: boxes, a fresh deck per round, limits, paytables, the round's life.
 
-*Póquer sin descarte*, *Trijoker*, *Tripóquer* and *Pai Gow póquer* (digest `../shared/spec/banked-poker.md`,
-round vocabulary `../shared/conformance/VOCABULARY.md` §4-§7) are all played the same way from the outside:
+*Póquer sin descarte*, *Trijoker*, *Tripóquer* and *Pai Gow póquer* (digest: banked poker,
+round vocabulary `docs/vocabulary.md` §4-§7) are all played the same way from the outside:
 bets on numbered boxes (box 1 at the croupier's left, dealt first), *no va más*, a deal from a freshly shuffled
 deck (docs/rulings.md#banked-poker-fresh-deck), each box's decisions, then the settlement. `BankedGame` runs
 that life; each game supplies its bets, its deal, its decisions and its settlement.
@@ -131,7 +131,7 @@ def minimum_of(table: Mapping[str, Any]) -> int:
 def maximum_of(table: Mapping[str, Any], minimum: int, multiples: Sequence[int], is_range: bool, source: str,
                jurisdiction: str) -> int:
     """The table's maximum: one of the allowed multiples of the minimum (or any value in the range); default the
-    largest the jurisdiction allows (FORMAT.md)."""
+    largest the jurisdiction allows (docs/format.md)."""
     maximum = table.get("maximum", minimum * max(multiples))
     if not is_int(maximum):
         raise TapeteError("bad-table", "table.maximum is an amount in cents", source=source)

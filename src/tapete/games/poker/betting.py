@@ -5,7 +5,7 @@ part, independent of cards: the variants (`circle.py`) deal, choose who acts fir
 hands, and call these functions for everything that moves chips. Why our own engine and not PokerKit:
 docs/decisions.md, "Circle poker: PokerKit or our own betting engine".
 
-Money is integer cents. The house's take is computed per pot and rounded down to the cent (FORMAT.md: circle
+Money is integer cents. The house's take is computed per pot and rounded down to the cent (docs/format.md: circle
 games round house deductions down), so every share is whole cents and the chips are conserved exactly.
 
 Play order: `Betting.seats` lists the players of the hand in the order the cards are dealt, from the *mano*
@@ -427,7 +427,7 @@ def build_pots(b: Betting, refund: dict[int, int]) -> list[Pot]:
 
 def rake_of(amount: int, rate: Decimal | Fraction) -> int:
     """Option (a): up to 5 % of each hand's money, deducted before paying (003:4082-4088); exact, then rounded
-    down to the cent (FORMAT.md: circle games round house deductions down)."""
+    down to the cent (docs/format.md: circle games round house deductions down)."""
     exact = Fraction(rate) * amount / 100
     return exact.numerator // exact.denominator
 
@@ -473,7 +473,7 @@ def session_fee(option: str, *, rate: Decimal | Fraction | int | None = None, ba
                 amount: int | None = None) -> Fraction:
     """The house's take per player and session, options (b) and (c) of 003:4090-4101: (b) 10-20 % of the table
     maximum or of the *resto inicial*; (c) a fixed amount. The table server charges it, not a round document
-    (VOCABULARY.md §14-4)."""
+    (docs/vocabulary.md §14-4)."""
     if option == "b":
         if rate is None or basis is None or not 10 <= Fraction(rate) <= 20:
             raise TapeteError("bad-table", "option (b) is 10 % to 20 % of the table maximum or the resto inicial",

@@ -1,7 +1,7 @@
 """Circle poker (*póquer en círculo*, 003:4149-5663; Baleares' *pócker sintético*, 000:1371-1596) as one reducer.
 
 Players play against each other; the casino only deals and takes its cut (003:82-89). Each variant is a `plan`
-of dealing and betting steps over the common betting engine (`betting.py`); the round document is VOCABULARY.md
+of dealing and betting steps over the common betting engine (`betting.py`); the round document is docs/vocabulary.md
 §8's: `hand` bets carrying each player's forced bet, then his decisions strictly in turn.
 
 A hand runs: forced bets → the plan's steps (deal, burn, common cards, a betting round, the draw) → showdown in
@@ -91,7 +91,7 @@ EARLY_CARD_PLAN = ("down",) * 5 + ("board:1", "bet", "burn", "board:2", "bet", "
 
 @dataclass
 class Config:
-    """The table's settings in force, parsed from `table` (VOCABULARY.md §8)."""
+    """The table's settings in force, parsed from `table` (docs/vocabulary.md §8)."""
 
     minimum: int
     structure: str
@@ -141,7 +141,7 @@ class Hand:
     common: list[str] = field(default_factory=list)     # stud's common 7th card (003:5085-5094)
     burned: list[str] = field(default_factory=list)
     seen: list[str] = field(default_factory=list)
-    packet: list[str] = field(default_factory=list)     # a mid-deal reshuffle's packet (VOCABULARY.md §0.3)
+    packet: list[str] = field(default_factory=list)     # a mid-deal reshuffle's packet (docs/vocabulary.md §0.3)
     set_aside: list[str] = field(default_factory=list)  # common cards shown too early, back into the stub
     future: list[str] = field(default_factory=list)     # sintético: common cards laid face down after an error
     street: list[str] = field(default_factory=list)     # the common cards turned since the last burn
@@ -246,7 +246,7 @@ class CircleGame(Game):
             TableKey("buy-in", default=None, description="the resto inicial: the least a player sits down with, cents; "
                      "default and floor 10 m (ES-IB sintético: 25 m to 100 m)"),
             TableKey("buy-in-max", default=None, description="the most a player sits down with, cents; default 100 m"),
-            TableKey("rounding", default="player", description="FORMAT.md rounding policy"),
+            TableKey("rounding", default="player", description="docs/format.md rounding policy"),
         ]
         if v.draw:
             keys += [TableKey("deck", default=52, description="52 or 32 cards (R-32)"),
@@ -418,7 +418,7 @@ class CircleGame(Game):
                               bet=bet.id)
         if state.hand is not None and state.hand.carry:
             raise TapeteError("bad-document", f"bet {bet.id}: the pot waits for the next deal; its hand bets carry on "
-                              "(write a deal)", source="003:4863-4866; VOCABULARY.md §8", bet=bet.id)
+                              "(write a deal)", source="003:4863-4866; docs/vocabulary.md §8", bet=bet.id)
         rebuy = bet.extra.get("rebuy", 0)
         if not _is_int(rebuy) or rebuy < 0:
             raise TapeteError("bad-document", f"bet {bet.id}: rebuy is cents added to the stack", bet=bet.id)
@@ -437,7 +437,7 @@ class CircleGame(Game):
 
     # -- starting a hand ---------------------------------------------------------------------------
     def _order(self, state: CircleState, players: list[str]) -> list[str]:
-        """Deal order from the mano: clockwise = decreasing seat numbers (VOCABULARY.md §8); sintético the reverse,
+        """Deal order from the mano: clockwise = decreasing seat numbers (docs/vocabulary.md §8); sintético the reverse,
         with the marca on the mano itself (003:5567-5571)."""
         by_seat = sorted(players, key=lambda p: state.seats[p])
         if self._rules(state).direction == "counter-clockwise":
@@ -454,7 +454,7 @@ class CircleGame(Game):
         if hand is not None and hand.carry:
             if state.pending:
                 raise TapeteError("bad-document", "the waiting pot's hand bets carry on: no new hand bets",
-                                  source="VOCABULARY.md §8")
+                                  source="docs/vocabulary.md §8")
             self._redeal(state, hand)
             return
         if not state.pending:
@@ -1405,7 +1405,7 @@ class CircleGame(Game):
 
     # -- ending ------------------------------------------------------------------------------------
     def _close_hand(self, state: CircleState) -> None:
-        """The hand's events ran out: every decision still due takes its default, in turn (VOCABULARY.md §0.2)."""
+        """The hand's events ran out: every decision still due takes its default, in turn (docs/vocabulary.md §0.2)."""
         hand = state.hand
         if hand is None:
             return
@@ -1511,7 +1511,7 @@ class CircleGame(Game):
 
 
 def phh_cards(cards: Sequence[str]) -> str:
-    """FORMAT.md's `TD` as PHH writes it: `Td`."""
+    """docs/format.md's `TD` as PHH writes it: `Td`."""
     return "".join(c[0] + c[1].lower() for c in cards)
 
 
@@ -1556,7 +1556,7 @@ def stacked_shoe(game_id: str, holes: Sequence[Sequence[str]], board: Sequence[s
 
 
 def _percent(value: object) -> Fraction:
-    """Rates are exact decimals in percent (VOCABULARY.md §0.1)."""
+    """Rates are exact decimals in percent (docs/vocabulary.md §0.1)."""
     if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
         raise TapeteError("bad-document", "rake is a number of percent")
     try:

@@ -24,7 +24,7 @@ COMMON = {
     "split": "003:4651-4659; R: docs/rulings.md#circle-split-and-odd-chips",
     "out_of_turn_withdraw": "003:4790-4795; R: docs/rulings.md#circle-out-of-turn",
     "skipped_turn": "003:4808-4812",
-    "session_fees": "003:4090-4101; VOCABULARY.md §14-4",
+    "session_fees": "003:4090-4101; docs/vocabulary.md §14-4",
     "buy_in": "003:4374-4380; R: docs/rulings.md#circle-server-buy-in",
 }
 
@@ -207,7 +207,7 @@ RULES: dict[str, dict[str, CircleRules]] = {
             {
                 "deck_sizes": "000:1381-1383", "max_players": "000:1387", "hole_cards": "000:1515-1519",
                 "board": "000:1519", "burns": "000:1519", "betting_rounds": "000:1519",
-                "direction": "000:1493; 000:1515; 000:1533", "structures": "000:1479-1481; VOCABULARY.md §8",
+                "direction": "000:1493; 000:1515; 000:1533", "structures": "000:1479-1481; docs/vocabulary.md §8",
                 "forced": "000:1515", "ante_max_half": "000:1515", "rake_max": "000:1393",
                 "raise_rule": "000:1533", "raise_cap": "000:1479-1481", "fixed_high_from": "000:1479-1481",
                 "first_actor": "000:1519; R: docs/rulings.md#circle-sintetico-first",
@@ -224,7 +224,7 @@ RULES: dict[str, dict[str, CircleRules]] = {
             hand="best five of his seven cards", ranking="short-deck (flush over full, A-8-9-T-J)",
             out_of_turn_withdraw=False, skipped_turn="the jefe de sector decides (default: a check)",
             session_fees="none: only the per-hand percentage",
-            special=("at least four players (not checked by settle, VOCABULARY.md §0.4)",),
+            special=("at least four players (not checked by settle, docs/vocabulary.md §0.4)",),
             buy_in=(25, 100),
         ),
     },

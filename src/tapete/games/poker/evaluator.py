@@ -11,7 +11,7 @@ what the engine calls for a single hand), and the batch functions (`rank7_batch`
 that `tables.py` builds *from this scalar code*, compiled with Numba. The tests check that both agree, and
 that both order hands as treys, phevaluator and eval7 do.
 
-Seeds cited as `NNN:L` are lines of `/work/shared/seeds/NNN_*.txt` (000 Baleares, 003 Andalucía).
+Seeds cited as `NNN:L` are lines of the instruments in docs/sources.md (000 Baleares, 003 Andalucía).
 """
 
 from __future__ import annotations

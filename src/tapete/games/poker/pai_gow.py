@@ -1,6 +1,6 @@
 """*Pai Gow póquer* (ES-AN only, 003:3739-3796, 003:3834-4041, 003:4126-4147): seven cards set as five and two.
 
-Digest part D; VOCABULARY.md §7. Each hand at the table, the croupier's included, gets seven cards of a 53-card
+Digest part D; docs/vocabulary.md §7. Each hand at the table, the croupier's included, gets seven cards of a 53-card
 deck (52 + a joker) and is set as a big hand of five cards and a small hand of two, the big one always the higher
 (003:4000-4003). Every hand is compared with the bank's two hands: both higher wins at par less the commission,
 one higher is a push, anything else loses — copies go to the bank (003:4014-4041). A wrongly set hand loses
@@ -409,7 +409,7 @@ class PaiGow(BankedGame):
                      "'ace-only' (the literal reading b; docs/rulings.md#pai-gow-joker)"),
             TableKey("house-stake", default=0, description="with a player bank: what the croupier's own hand stakes "
                      "against it, cents (docs/rulings.md#pai-gow-player-bank)"),
-            TableKey("rounding", default="player", description="FORMAT.md's rounding policy"),
+            TableKey("rounding", default="player", description="docs/format.md's rounding policy"),
         ]
 
     # -- analysis ----------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 PHH (https://phh.readthedocs.io) is a TOML file per hand: the variant, forced bets, starting stacks and the
 actions — `d dh p1 AcAd` (hole cards), `d db AhKhQh` (board), `p1 cbr 200` (bet or raise to), `p1 cc` (check or
 call), `p1 f` (fold), `p1 sd 2c3d` (discard), `p1 sm AcAd` (show) — so other tools, PokerKit among them, can
-replay our hands. `p1` is the *mano*, then the players in the order of play, as VOCABULARY.md §8 deals them.
+replay our hands. `p1` is the *mano*, then the players in the order of play, as docs/vocabulary.md §8 deals them.
 
 The variants PHH names get its codes (FT, NT, PO, FO/8, F7S); the others, and everything Spanish (jurisdiction,
 structure, rake, seats, the table's options), travel in user-defined fields prefixed `_tapete_`, which PHH
@@ -99,7 +99,7 @@ def _cards(text: str) -> list[str]:
 
 
 def import_hand(text: str) -> dict[str, Any]:
-    """A PHH document back to a round document (VOCABULARY.md §8) that tapete settles."""
+    """A PHH document back to a round document (docs/vocabulary.md §8) that tapete settles."""
     try:
         phh = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

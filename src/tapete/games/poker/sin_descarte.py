@@ -1,6 +1,6 @@
 """*Póquer sin descarte* (ES-IB 000:1225-1369, ES-AN 003:2907-3298): five cards against the croupier's five.
 
-Digest part A of ../shared/spec/banked-poker.md; round vocabulary VOCABULARY.md §4. The player antes, sees his
+Digest part A of banked poker; round vocabulary docs/vocabulary.md §4. The player antes, sees his
 five cards and the croupier's up-card, may buy one replacement card (priced at his ante), then says *voy* (adds
 twice the ante) or *paso* (loses the ante). The croupier plays only with ace-king or better; if he does not, the
 ante is paid at par and the call comes back (A-R5). Otherwise the higher hand wins: the ante at par, the call at
@@ -214,7 +214,7 @@ class PokerSinDescarte(BankedGame):
                      "(docs/rulings.md#sin-descarte-seguro)"),
             TableKey("forfeit-side-bets", default=None, description="a player who shows his cards also loses his seguro "
                      "and carousel stakes (default: ES-AN yes, ES-IB no; docs/rulings.md#sin-descarte-forfeit)"),
-            TableKey("rounding", default="player", description="FORMAT.md's rounding policy"),
+            TableKey("rounding", default="player", description="docs/format.md's rounding policy"),
         ]
 
     # -- analysis ----------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """*Trijoker* (ES-IB 000:1597-1701, ES-AN 003:3300-3539): three equal bets on three cards and two common cards.
 
-Digest part B; VOCABULARY.md §5. Despite its name there is no joker (000:1613; 003:3314). Each player puts the
+Digest part B; docs/vocabulary.md §5. Despite its name there is no joker (000:1613; 003:3314). Each player puts the
 same amount on each of his three boxes and gets three cards; two common cards lie face down before the
 croupier. He may withdraw bet 1 after seeing his cards and bet 2 after the first common card; bet 3 always plays.
 There is no comparison with the croupier: every bet still in play is paid by the final five-card hand, a pair of
@@ -140,7 +140,7 @@ class Trijoker(BankedGame):
                      "each of the three bets; default the largest"),
             TableKey("ace-low-straight", default=True, description="ES-AN: A-2-3-4-5 is a straight "
                      "(docs/rulings.md#trijoker-ace-low); ES-IB always"),
-            TableKey("rounding", default="player", description="FORMAT.md's rounding policy"),
+            TableKey("rounding", default="player", description="docs/format.md's rounding policy"),
         ]
 
     def edge_cases(self, jurisdiction: str) -> list[EdgeCase]:

@@ -1,6 +1,6 @@
 """*Tripóquer* (ES-AN only, 003:3541-3737 with its displaced parts 003:3798-3833): three cards against three.
 
-Digest part C; VOCABULARY.md §6. Before the deal a player stakes the *Ante*, the *Fortuna*, or both. Seeing his
+Digest part C; docs/vocabulary.md §6. Before the deal a player stakes the *Ante*, the *Fortuna*, or both. Seeing his
 three cards he places the *Bet* (equal to the ante) or folds, losing the ante. The croupier needs a queen or
 better to qualify: if he does not, the ante is paid and the bet returned; if he does, the higher hand wins ante
 and bet at par. The *Extra-Ante* pays a straight or better on the ante whatever the croupier holds; the
@@ -156,7 +156,7 @@ class Tripoker(BankedGame):
             TableKey("jackpot", default=None, description="the carousel meter before the round, cents"),
             TableKey("jackpot-stake", default=None, description="the single carousel stake, cents"),
             TableKey("jackpot-contribution", default=0, description="percent of each carousel stake added to the meter"),
-            TableKey("rounding", default="player", description="FORMAT.md's rounding policy"),
+            TableKey("rounding", default="player", description="docs/format.md's rounding policy"),
         ]
 
     def edge_cases(self, jurisdiction: str) -> list[EdgeCase]:

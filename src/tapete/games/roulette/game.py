@@ -126,7 +126,7 @@ class RouletteGame(Game):
                  for k in self._max_keys()]
         keys += [
             TableKey("allow-zero-splits", default=True, description="splits 0/1, 0/2, 0/3 at 17:1 (docs/rulings.md)"),
-            TableKey("rounding", default="player", description="fractions of a cent: 'player' (FORMAT.md) or 'house'"),
+            TableKey("rounding", default="player", description="fractions of a cent: 'player' (docs/format.md) or 'house'"),
         ]
         return keys
 

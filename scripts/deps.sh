@@ -1,0 +1,33 @@
+#!/bin/sh
+# `make deps`: the system packages the tests need — PostgreSQL's server (the server tests start a throw-away
+# cluster with its initdb) and Debian's Chromium (the browser tests drive /usr/bin/chromium) — and only those
+# that are missing. Each is checked on its own; apt-get installs just the missing ones, without recommended
+# packages, and never names a package that is already installed (so nothing else is upgraded, beyond what a
+# new package strictly requires). It says what it is about to install before it does.
+# TAPETE_CHROMIUM and TAPETE_INITDB_GLOB change the paths checked (tests/test_make.py uses them).
+set -eu
+chromium=${TAPETE_CHROMIUM:-/usr/bin/chromium}
+initdb_glob=${TAPETE_INITDB_GLOB:-/usr/lib/postgresql/*/bin/initdb}
+
+missing=""
+# shellcheck disable=SC2086  # the glob is meant to expand
+if ! ls $initdb_glob >/dev/null 2>&1; then missing="postgresql"; fi
+if [ ! -x "$chromium" ]; then missing="${missing:+$missing }chromium"; fi
+
+if [ -z "$missing" ]; then
+  echo "make deps: PostgreSQL (initdb) and Chromium ($chromium) are installed; nothing to install."
+  exit 0
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "make deps: missing: $missing. This is not a Debian system: install them with your package manager;" \
+       "the tests that need them say so when they are absent."
+  exit 0
+fi
+sudo=""
+if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
+echo "make deps: about to install: $missing"
+echo "make deps: running: ${sudo:+$sudo }apt-get update -q, then apt-get install -y -q --no-install-recommends $missing"
+# shellcheck disable=SC2086
+$sudo apt-get update -q
+# shellcheck disable=SC2086
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
