@@ -1237,11 +1237,11 @@ class CircleGame(Game):
         if i != hand.show_queue[0]:
             raise TapeteError("out-of-turn", f"{b.seats[hand.show_queue[0]].player} shows now", bet=act.bet,
                               source="003:4615-4622")
+        if act.do == "muck" and not self._others_contend(hand, i):
+            raise TapeteError("illegal-action", "the last player in the showdown cannot give up the pot",
+                              bet=act.bet, source="003:4619-4622")
         hand.show_queue.pop(0)
         if act.do == "muck":
-            if not any(k not in hand.mucked for k in hand.show_queue):
-                raise TapeteError("illegal-action", "the last player in the showdown cannot give up the pot",
-                                  bet=act.bet)
             hand.mucked.append(i)
             state.log.append(f"{b.seats[i].player} gives up the pot without showing")
             hand.history.append(f"p{i + 1} sm")
@@ -1250,6 +1250,12 @@ class CircleGame(Game):
             hand.history.append(f"p{i + 1} sm {phh_cards(hand.holes[i])}")
         if not hand.show_queue:
             self._award(state, hand)
+
+    @staticmethod
+    def _others_contend(hand: Hand, i: int) -> bool:
+        """003:4619-4622: a player may throw his cards away at his turn to show while another live player, one who
+        has already shown or one still to show, keeps a claim to the pot (docs/rulings.md#showdown-muck)."""
+        return any(k != i and k not in hand.mucked for k in hand.betting.live())
 
     def _all_cards(self, hand: Hand, i: int) -> list[str]:
         return hand.holes[i] + hand.common
@@ -1500,7 +1506,7 @@ class CircleGame(Game):
         if hand.phase == "show":
             bet_id = b.seats[hand.show_queue[0]].bet
             acts = [Action("show", bet=bet_id)]
-            if any(k not in hand.mucked for k in hand.show_queue[1:]):
+            if self._others_contend(hand, hand.show_queue[0]):
                 acts.append(Action("muck", bet=bet_id))
             return acts
         return []
