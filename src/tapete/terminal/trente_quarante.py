@@ -17,7 +17,7 @@ from tapete.core.money import euros
 from tapete.core.rng import TableRng
 from tapete.engine.events import Act, Bet, Deal
 from tapete.games.blackjack.game import pretty
-from tapete.games.trente_quarante import TQState, TrenteQuaranteGame
+from tapete.games.trente_quarante import TQ_RULES, TQState, TrenteQuaranteGame
 from tapete.terminal import register_player
 
 ALIASES = {"negro": "black", "black": "black", "n": "black", "rojo": "red", "red": "red", "r": "red",
@@ -103,7 +103,9 @@ def play_trente_quarante(game: TrenteQuaranteGame, jurisdiction: str, *, minimum
                 if b.phase == "choice":
                     options = "p" if b.locked else "p/h"
                     answer = read(f"  31 after 31 on your {b.kind}: [bold]p[/bold]rison or [bold]h[/bold]alf back? [{options}] ")
-                    verb = "half" if answer.strip().lower().startswith("h") and not b.locked else "prison"
+                    reply = answer.strip().lower()     # an empty answer takes the jurisdiction's default
+                    half = reply.startswith("h") or (not reply and TQ_RULES[state.jurisdiction].tie_default == "half")
+                    verb = "half" if half and not b.locked else "prison"
                     state = game.step(state, Act(verb, bet=b.id))
                     announce()
                     if verb == "half":
