@@ -17,6 +17,7 @@ from tapete.core.money import euros, format_ratio
 from tapete.core.rng import TableRng
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
 from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
+from tapete.engine.limits import minimum_moves_maximum
 from tapete.engine.settlement import BetResult, Settlement
 from tapete.engine.shoe import Shoe
 from tapete.games.blackjack.hand import (
@@ -673,7 +674,11 @@ class BlackjackGame(Game):
         if rules.limit_change == "never":
             raise TapeteError("illegal-action", f"in {rules.jurisdiction} a table's limits may not change during the session",
                               source=rules.sources["limit_change"])
-        new_table = {**state.table, **event.values}
+        if rules.jurisdiction == "ES-AN":   # 003:859-861 borrows roulette's 003:355-376: only the minimum varies
+            new_table = minimum_moves_maximum(state.table, event.values, minimum_keys=frozenset({"minimum"}),
+                                              maximum_keys=frozenset(), source=rules.sources["limit_change"])
+        else:
+            new_table = {**state.table, **event.values}
         self._limits(rules, new_table)
         state.next_table = new_table
         state.rounds_to_change = 3

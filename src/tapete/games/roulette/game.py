@@ -15,6 +15,7 @@ from tapete.core.money import euros, format_ratio
 from tapete.engine import zero_system
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
 from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
+from tapete.engine.limits import minimum_moves_maximum
 from tapete.engine.settlement import BetResult, Settlement
 from tapete.games.roulette import layout
 from tapete.games.roulette.rules import ALL_KINDS, OUTSIDE, SIMPLE, RouletteRules, max_group
@@ -377,7 +378,12 @@ class RouletteGame(Game):
         if rules.limit_change == "never":
             raise TapeteError("illegal-action", f"in {rules.jurisdiction} a table's limit may not change during the session",
                               source=rules.sources["limit_change"])
-        new_table = {**state.table, **event.values}
+        if rules.jurisdiction == "ES-AN":   # 003:362-367, 003:374-376: the minimum varies, the maxima with it
+            new_table = minimum_moves_maximum(state.table, event.values,
+                                              minimum_keys=frozenset({"minimum", "minimum-simple"}),
+                                              maximum_keys=frozenset({"tier"}), source=rules.sources["limit_change"])
+        else:
+            new_table = {**state.table, **event.values}
         self._limits(rules, new_table)     # validate now
         state.next_table = new_table
         state.spins_to_change = 3          # R: docs/rulings.md#roulette-limit-change (000:176; 003:362-367)
