@@ -21,7 +21,7 @@ from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
 from tapete.engine.registry import register
 from tapete.engine.rules import Rules
 from tapete.engine.settlement import BetResult, Settlement
-from tapete.engine.shoe import Shoe
+from tapete.engine.shoe import Shoe, check_cut_card
 from tapete.games.blackjack.game import pretty
 from tapete.games.roulette.rules import FRENCH_RULES
 
@@ -231,6 +231,8 @@ class TrenteQuaranteGame(Game):
             if cut is None and len(shoe) == rules.decks * 52:
                 cut = len(shoe) - rules.red_card_reserve
             state.shoe = Shoe.from_document(shoe, decks=rules.decks, cut_index=cut)
+            check_cut_card(state.shoe, full=52 * rules.decks, behind=rules.red_card_reserve, exact=True,   # 001:452
+                           what="red card", source=rules.sources["red_card_reserve"], burned=rules.burn)
         elif table.get("cut-card") is not None:
             raise TapeteError("bad-document", "cut-card indexes the document's shoe")
         return state

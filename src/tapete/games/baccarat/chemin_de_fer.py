@@ -22,7 +22,7 @@ from tapete.engine.game import Action, EdgeCase, KindInfo, TableKey
 from tapete.engine.registry import register
 from tapete.engine.rules import Rules
 from tapete.engine.settlement import BetResult, Settlement
-from tapete.engine.shoe import Shoe
+from tapete.engine.shoe import Shoe, check_cut_card
 from tapete.games.baccarat import tableau
 from tapete.games.baccarat.common import (
     BankAccount,
@@ -243,6 +243,10 @@ class CheminDeFerGame(PlayerBankedGame):
     void_before_deal = ": stakes returned"
     stop_card_source = "001:840"                          # the partida ends with the coup (001:840)
 
+    def live_cut_from_end(self, jurisdiction: str) -> int | None:
+        """The stop card before the last seven cards (001:840; 000:933; 002:606; 003:2194-2200)."""
+        return self.rules[jurisdiction].cards_below_stop
+
     @property
     def rules(self) -> dict[str, CheminRules]:  # type: ignore[override]
         return RULES
@@ -280,6 +284,9 @@ class CheminDeFerGame(PlayerBankedGame):
         if table.get("rounding", "player") not in ("player", "house"):
             raise TapeteError("bad-document", "table.rounding must be 'player' or 'house'")
         live = Shoe.from_document(shoe, decks=rules.decks, cut_index=table.get("cut-card")) if shoe is not None else None
+        if live is not None:            # 001:840: the stop card before the last seven cards
+            check_cut_card(live, full=52 * rules.decks, behind=rules.cards_below_stop, exact=True, what="stop card",
+                           source=rules.sources["cards_below_stop"])
         return CheminState(self.id, jurisdiction, dict(table), m, table.get("unlimited-bank", False),
                            table.get("banco-free", False), departments, live)
 

@@ -20,7 +20,7 @@ from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
 from tapete.engine.registry import register
 from tapete.engine.rules import Rules
 from tapete.engine.settlement import BetResult, Settlement
-from tapete.engine.shoe import Shoe
+from tapete.engine.shoe import Shoe, check_cut_card
 from tapete.games.baccarat import tableau
 
 KINDS = ("player", "banker", "tie")
@@ -286,6 +286,8 @@ class PuntoBancaGame(Game):
         live = None
         if shoe is not None:
             live = Shoe.from_document(shoe, decks=rules.decks, cut_index=table.get("cut-card"))
+            check_cut_card(live, full=52 * rules.decks, behind=rules.cards_below_stop, exact=True,   # 001:671
+                           what="stop card", source=rules.sources["cards_below_stop"])
         return PuntoBancaState(self.id, jurisdiction, dict(table), m, maximum, tie_max, unit,
                                table.get("seats", 14), live)
 

@@ -19,7 +19,7 @@ from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, 
 from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
 from tapete.engine.limits import minimum_moves_maximum
 from tapete.engine.settlement import BetResult, Settlement
-from tapete.engine.shoe import Shoe
+from tapete.engine.shoe import Shoe, check_cut_card
 from tapete.games.blackjack.hand import (
     dealer_must_draw,
     dealer_total,
@@ -199,6 +199,8 @@ class BlackjackGame(Game):
         state = BJState(self.id, jurisdiction, dict(table), self._limits(rules, table))
         if shoe is not None:
             state.shoe = Shoe.from_document(shoe, decks=rules.decks, cut_index=table.get("cut-card"))
+            check_cut_card(state.shoe, full=52 * rules.decks, behind=rules.cut_reserve, exact=False,   # 001:326
+                           what="cut card", source=rules.sources["cut_reserve"], burned=rules.burn)
             face_up = table.get("face-up", [])
             if not isinstance(face_up, list) or not all(_is_int(i) and 0 <= i < len(shoe) for i in face_up):
                 raise TapeteError("bad-document", "table.face-up lists 0-based indices into shoe")
