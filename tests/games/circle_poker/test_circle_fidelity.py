@@ -18,3 +18,42 @@ def test_showdown_muck_after_a_show_003_4619_4622(table: Any) -> None:
     assert answer["bets"]["a"] == {"status": "won", "staked": 2500, "returned": 4750}
     assert answer["bets"]["b"]["returned"] == 0
     assert "B gives up the pot without showing" in answer["log"]
+
+
+def _rebuy_doc(table: Any, j: str, rebuy: int, game: str = "poker-sintetico", **keys: Any) -> dict[str, Any]:
+    ante = 1000 if j == "ES-IB" else 500
+    t = table(game, ["A", "B"], j=j, ante=ante, **keys)
+    t.events.append({"bet": {"id": "a", "player": "A", "kind": "hand", "amount": ante, "rebuy": rebuy}})
+    t.events.append({"bet": {"id": "b", "player": "B", "kind": "hand", "amount": ante}})
+    t.deal(["As Ah", "Ks Kh"], board="8c 9d Th Jc Qd")
+    return t.settle()
+
+
+def test_rebuy_5_to_100_times_the_table_bet_000_1487(table: Any) -> None:
+    """000:1483-1487: the casino fixes the reposición per table, 5 to 100 times the table's bet (1000 here)."""
+    for amount, code in ((1, "under-minimum"), (2000, "under-minimum"), (200_000, "over-maximum"),
+                         (5_000_000, "over-maximum")):
+        answer = _rebuy_doc(table, "ES-IB", amount)
+        assert answer.get("error", {}).get("code") == code, (amount, answer)
+        assert "000:1487" in answer["error"]["source"]
+    for amount in (5000, 100_000):
+        assert "error" not in _rebuy_doc(table, "ES-IB", amount)
+
+
+def test_rebuy_minimum_20_to_40_percent_of_the_resto_inicial_003_5580_5582(table: Any) -> None:
+    """003:5580-5582: in sintético the reposición mínima is 20 % to 40 % of the resto inicial (`buy-in`, here the
+    default 10 m = 10,000): by default 2,000."""
+    assert _rebuy_doc(table, "ES-AN", 1999)["error"]["code"] == "under-minimum"
+    assert "error" not in _rebuy_doc(table, "ES-AN", 2000)
+    assert _rebuy_doc(table, "ES-AN", 2000, **{"rebuy-minimum": 4001})["error"]["code"] == "bad-table"
+    assert _rebuy_doc(table, "ES-AN", 3000, **{"rebuy-minimum": 3500})["error"]["code"] == "under-minimum"
+    assert "error" not in _rebuy_doc(table, "ES-AN", 3500, **{"rebuy-minimum": 3500})
+
+
+def test_rebuy_minimum_never_above_the_resto_inicial_003_4378_4380(table: Any) -> None:
+    keys = {"buy-in": 20_000}
+    assert "error" not in _rebuy_doc(table, "ES-AN", 1, "holdem", **keys)        # no reposición mínima set
+    answer = _rebuy_doc(table, "ES-AN", 30_000, "holdem", **keys, **{"rebuy-minimum": 20_001})
+    assert answer["error"]["code"] == "bad-table" and "003:4378-4380" in answer["error"]["source"]
+    assert _rebuy_doc(table, "ES-AN", 5000, "holdem", **keys, **{"rebuy-minimum": 8000})["error"]["code"] == "under-minimum"
+    assert "error" not in _rebuy_doc(table, "ES-AN", 8000, "holdem", **keys, **{"rebuy-minimum": 8000})

@@ -11,6 +11,7 @@ chips (R-SPLIT, R-ODDCHIP) → stacks carried to the next hand, the *marca* move
 
 from __future__ import annotations
 
+import math
 import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -246,6 +247,8 @@ class CircleGame(Game):
             TableKey("buy-in", default=None, description="the resto inicial: the least a player sits down with, cents; "
                      "default and floor 10 m (ES-IB sintético: 25 m to 100 m)"),
             TableKey("buy-in-max", default=None, description="the most a player sits down with, cents; default 100 m"),
+            TableKey("rebuy-minimum", default=None, description="the reposición mínima, cents: at most the resto inicial "
+                     "(ES-AN sintético 20 % to 40 % of it, default 20 %); a bet's rebuy is at least this"),
             TableKey("rounding", default="player", description="FORMAT.md rounding policy"),
         ]
         if v.draw:
@@ -317,6 +320,7 @@ class CircleGame(Game):
         if self.id == "poker-sintetico":
             default_formation = "best" if rules.jurisdiction == "ES-IB" else "two-plus-three"
         self._buy_in(rules, table, m)       # the table server's buy-in range: validated here with the limits
+        self._rebuy_minimum(rules, table, m)
         return Config(m, structure, forced, ante if forced == "ante" else 0, rake, chip, deck, early,
                       table.get("first-actor", "left-of-big-blind"), table.get("uncalled", "returned"),
                       table.get("after-draw", "right"), table.get("raise-cap", rules.raise_cap),
@@ -337,6 +341,49 @@ class CircleGame(Game):
             raise TapeteError("bad-table", f"buy-in-max is at least the buy-in {low}"
                               + (f" and at most {cap}" if cap is not None else ""), source=rules.sources["buy_in"])
         return low, high
+
+    @classmethod
+    def _rebuy_minimum(cls, rules: CircleRules, table: dict[str, Any], m: int) -> int | None:
+        """The reposición mínima (R: docs/rulings.md#circle-rebuy-bounds): never above the resto inicial (the table's
+        `buy-in`, 003:4378-4380), in sintético 20 % to 40 % of it (003:5580-5582); Baleares scales the reposición
+        on the table's bet instead (000:1487)."""
+        value = table.get("rebuy-minimum")
+        share = rules.rebuy_minimum_share
+        if value is None:
+            if share is None or share[0] == 0:
+                return None
+            return math.ceil(share[0] * cls._buy_in(rules, table, m)[0])
+        src = rules.sources["rebuy_minimum_share"]
+        if not _is_int(value) or value <= 0:
+            raise TapeteError("bad-document", "table.rebuy-minimum is a positive amount in cents")
+        if share is None:
+            raise TapeteError("bad-table", "the reposición is fixed on the scale of the table's bet, 5 to 100 times it: "
+                              "there is no reposición mínima to set", source=src)
+        resto = cls._buy_in(rules, table, m)[0]
+        if not share[0] * resto <= value <= share[1] * resto:
+            raise TapeteError("bad-table", f"the reposición mínima {value} must lie between {math.ceil(share[0] * resto)} "
+                              f"and {math.floor(share[1] * resto)} (the resto inicial is {resto})", source=src)
+        return value
+
+    def _check_rebuy(self, state: CircleState, bet: Bet, rebuy: int) -> None:
+        """A bet's `rebuy` within the table's bounds: 5 to 100 times the table's bet in Baleares (000:1483-1487), at
+        least the reposición mínima where one is set (003:4378-4380; 003:5580-5582)."""
+        if rebuy == 0:
+            return
+        rules, m = self._rules(state), state.config.minimum
+        if rules.rebuy_times_bet is not None:
+            low, high = (k * m for k in rules.rebuy_times_bet)
+            src = rules.sources["rebuy_times_bet"]
+            if rebuy < low:
+                raise TapeteError("under-minimum", f"bet {bet.id}: a reposición is at least {low} ({rules.rebuy_times_bet[0]}"
+                                  f" times the table's bet), not {rebuy}", source=src, bet=bet.id)
+            if rebuy > high:
+                raise TapeteError("over-maximum", f"bet {bet.id}: a reposición is at most {high} ({rules.rebuy_times_bet[1]}"
+                                  f" times the table's bet), not {rebuy}", source=src, bet=bet.id)
+        floor = self._rebuy_minimum(rules, state.table, m)
+        if floor is not None and rebuy < floor:
+            raise TapeteError("under-minimum", f"bet {bet.id}: a reposición is at least the table's reposición mínima "
+                              f"{floor}, not {rebuy}", source=rules.sources["rebuy_minimum_share"], bet=bet.id)
 
     def buy_in_range(self, jurisdiction: str, table: dict[str, Any]) -> tuple[int, int]:
         """(least, most) a player sits down with at a table of these settings (the table server's buy-in)."""
@@ -422,6 +469,7 @@ class CircleGame(Game):
         rebuy = bet.extra.get("rebuy", 0)
         if not _is_int(rebuy) or rebuy < 0:
             raise TapeteError("bad-document", f"bet {bet.id}: rebuy is cents added to the stack", bet=bet.id)
+        self._check_rebuy(state, bet, rebuy)
         state.pending.append(bet)
 
     def _limits(self, state: CircleState, event: Limits) -> None:
