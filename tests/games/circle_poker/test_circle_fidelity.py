@@ -57,3 +57,27 @@ def test_rebuy_minimum_never_above_the_resto_inicial_003_4378_4380(table: Any) -
     assert answer["error"]["code"] == "bad-table" and "003:4378-4380" in answer["error"]["source"]
     assert _rebuy_doc(table, "ES-AN", 5000, "holdem", **keys, **{"rebuy-minimum": 8000})["error"]["code"] == "under-minimum"
     assert "error" not in _rebuy_doc(table, "ES-AN", 8000, "holdem", **keys, **{"rebuy-minimum": 8000})
+
+
+def _touch(table: Any, players: list[str]) -> dict[str, Any]:
+    t = table("holdem", players, ante=500)
+    t.hand(500).deal(["Kc Kd", "As Ah", "Qs Qh"][:len(players)], board="2c 7d 9h Js 3s")
+    t.act("A", "bet", amount=2000).act("B", "touch", **{"with": "a"})
+    return t.settle()
+
+
+def test_touching_hands_both_void_chips_stay_in_the_pot_003_4804_4806(table: Any) -> None:
+    """003:4804-4806 voids both hands and says nothing of their money: it stays in the pot, as a fold's would
+    (docs/rulings.md#circle-touching-hands)."""
+    answer = _touch(table, ["A", "B", "C"])
+    assert answer["bets"]["a"] == {"status": "lost", "staked": 2500, "returned": 0}
+    assert answer["bets"]["b"] == {"status": "lost", "staked": 500, "returned": 0}
+    assert answer["bets"]["c"] == {"status": "won", "staked": 500, "returned": 3325}
+
+
+def test_touching_hands_with_nobody_left_every_chip_returned_003_4804_4806(table: Any) -> None:
+    """The two touching hands were the only ones: nobody can win, the casino is no party to the pot."""
+    answer = _touch(table, ["A", "B"])
+    assert answer["bets"]["a"] == {"status": "push", "staked": 2500, "returned": 2500}
+    assert answer["bets"]["b"] == {"status": "push", "staked": 500, "returned": 500}
+    assert answer["house"] == {"commission": 0, "net": 0}

@@ -1345,14 +1345,16 @@ class CircleGame(Game):
             state.log.append(f"{opener.player} cannot show openers: false open, he withdraws")
         returned = {i: 0 for i in range(len(b.seats))}
         for i, s in enumerate(b.seats):
-            if s.state == "refunded":
+            if s.state == "refunded" or not b.live():    # nobody left to win: R: docs/rulings.md#circle-touching-hands
                 returned[i] += s.total
-        refund = bt.uncalled(b) if state.config.uncalled == "returned" else {}
+        if not b.live():
+            state.log.append("no hand is left to win the pot: the hand is void and every chip is returned")
+        refund = bt.uncalled(b) if state.config.uncalled == "returned" and b.live() else {}
         for i, chips in refund.items():
             returned[i] += chips
             state.log.append(f"{b.seats[i].player}'s uncalled {chips} is returned")
         rake_total = 0
-        for n, pot in enumerate(bt.build_pots(b, refund)):
+        for n, pot in enumerate(bt.build_pots(b, refund) if b.live() else []):
             rake = bt.rake_of(pot.amount, state.config.rake)
             rake_total += rake
             net = pot.amount - rake
