@@ -126,7 +126,7 @@ SIN_DESCARTE_RULES: dict[str, SinDescarteRules] = {
     }, bets_per_box=4, maximum_multiples=(10, 20, 25), maximum_is_range=False, maximum_scope="bet",
         jackpot_contribution="90% of each stake goes into the meter", jackpot_several_winners="split equally (as ES-AN)",
         card_purchase="always", blind_boxes=False, upcards=("last", "first"),
-        information_forfeit="ante and call (table option: the side bets too)"),
+        information_forfeit="ante, call and side bets (table option)"),
     "ES-AN": _rules("ES-AN", {
         "deck": f"003:2920-2923; 003:3127-3131; {R}banked-poker-fresh-deck", "boxes": "003:2964-2968",
         "bets_per_box": "003:2968-2972", "maximum_multiples": f"003:3097-3102; {R}sin-descarte-maximum",
@@ -212,8 +212,8 @@ class PokerSinDescarte(BankedGame):
                      "meter after the round (ES-IB: 90, fixed; ES-AN: default 0)"),
             TableKey("seguro-paid-if-fold", default=False, description="the seguro and carousel still pay after a fold "
                      "(docs/rulings.md#sin-descarte-seguro)"),
-            TableKey("forfeit-side-bets", default=None, description="a player who shows his cards also loses his seguro "
-                     "and carousel stakes (default: ES-AN yes, ES-IB no; docs/rulings.md#sin-descarte-forfeit)"),
+            TableKey("forfeit-side-bets", default=True, description="a player who shows his cards also loses his seguro "
+                     "and carousel stakes (default yes in both texts; docs/rulings.md#sin-descarte-forfeit-both)"),
             TableKey("rounding", default="player", description="FORMAT.md's rounding policy"),
         ]
 
@@ -254,7 +254,8 @@ class PokerSinDescarte(BankedGame):
             rate = 0
         if not 0 <= percent(rate, "jackpot-contribution") <= 1:
             raise TapeteError("bad-table", "table.jackpot-contribution is a percentage, 0 to 100")
-        forfeit = flag(table, "forfeit-side-bets", rules.jurisdiction == "ES-AN")
+        # 000:1353 and 003:3297-3298 say the same (R: docs/rulings.md#sin-descarte-forfeit-both)
+        forfeit = flag(table, "forfeit-side-bets", True)
         return {"minimum": m, "maximum": maximum, "insurance": insurance, "purchase": purchase, "upcard": upcard,
                 "deal": deal, "jackpot-stake": stake, "jackpot": meter, "contribution": str(rate),
                 "seguro-if-fold": flag(table, "seguro-paid-if-fold", False), "forfeit-side-bets": forfeit}
