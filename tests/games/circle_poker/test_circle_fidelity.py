@@ -81,3 +81,13 @@ def test_touching_hands_with_nobody_left_every_chip_returned_003_4804_4806(table
     assert answer["bets"]["a"] == {"status": "push", "staked": 2500, "returned": 2500}
     assert answer["bets"]["b"] == {"status": "push", "staked": 500, "returned": 500}
     assert answer["house"] == {"commission": 0, "net": 0}
+
+
+def test_sintetico_ES_IB_forced_bet_is_the_table_minimum_000_1515(table: Any) -> None:
+    """000:1515: players "deben realizar la apuesta mínima antes fijada por el Casino": the ante is m, no less."""
+    t = table("poker-sintetico", ["A", "B"], j="ES-IB", ante=500)
+    t.hand(500).deal(["As Ah", "Ks Kh"], board="8c 9d Th Jc Qd")
+    answer = t.settle()
+    assert answer["error"]["code"] == "bad-table" and "000:1515" in answer["error"]["source"]
+    t = table("poker-sintetico", ["A", "B"], j="ES-IB", ante=1000)
+    assert "error" not in t.hand(1000).deal(["As Ah", "Ks Kh"], board="8c 9d Th Jc Qd").settle()

@@ -240,7 +240,7 @@ class CircleGame(Game):
                      "sintético: the mano); default the first occupied seat to the croupier's right"),
             TableKey("structure", default="no-limit", description="fixed | pot-limit | no-limit"),
             TableKey("forced", default="ante", description="ante | blinds (blinds: Omaha family and hold'em only)"),
-            TableKey("ante", default=None, description="the ante; at most m/2 (ES-IB sintético: m); default m/2 (ES-IB: m)"),
+            TableKey("ante", default=None, description="the ante; at most m/2, default m/2 (ES-IB sintético: exactly m)"),
             TableKey("rake", default=None, description="option (a): percent of each pot; default the maximum (5, ES-IB 3)"),
             TableKey("chip", default=1, description="the chip unit for odd chips, cents"),
             TableKey("uncalled", default="returned", description="R-UNCALLED: returned | raked"),
@@ -292,6 +292,9 @@ class CircleGame(Game):
         if not _is_int(ante) or ante < 0 or ante > ceiling:
             raise TapeteError("bad-table", f"the ante must be between 0 and {ceiling} (m/2)" if rules.ante_max_half else
                               f"the ante must be between 0 and the table minimum {m}", source=rules.sources["ante_max_half"])
+        if not rules.ante_max_half and forced == "ante" and ante != m:    # 000:1515: "la apuesta mínima antes fijada"
+            raise TapeteError("bad-table", f"the forced bet is the table minimum fixed by the casino ({m}), not {ante}",
+                              source=rules.sources["ante_max_half"])
         if forced == "ante" and ante == 0:
             raise TapeteError("bad-table", "an ante table needs an ante above 0", source=rules.sources["forced"])
         rake = _percent(table.get("rake", rules.rake_max))
