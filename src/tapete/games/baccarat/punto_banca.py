@@ -424,9 +424,11 @@ class PuntoBancaGame(Game):
         for b in state.bets:
             if b.id in coup.bets:
                 b.final, b.returned, b.deduction = "void", Fraction(b.amount), Fraction(0)
+        moved = state.sabot_seat != coup.sabot_before
         state.sabot_seat = coup.sabot_before
         state.last_was_deal = False
-        state.log.append(f"coup {coup.number} annulled ({void.reason}): its cards are discarded, stakes returned")
+        state.log.append(f"coup {coup.number} annulled ({void.reason}): its cards are discarded, stakes returned"
+                         + (f"; the sabot stays at seat {state.sabot_seat}" if moved else ""))
 
     def finish(self, state: PuntoBancaState) -> PuntoBancaState:
         number = len(state.coups) + 1
