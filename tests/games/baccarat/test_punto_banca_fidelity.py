@@ -21,4 +21,4 @@ def test_annulled_coup_the_sabot_stays_001_616_001_630() -> None:
     log = settle_document(DOC)["log"]
     annulled = next(i for i, line in enumerate(log) if "annulled" in line)
     assert log[annulled].endswith("the sabot stays at seat 1")
-    assert "the sabot passes to seat 2" in log[:annulled]          # what the dealt coup said before it was annulled
+    assert any("the sabot passes to seat 2" in line for line in log[:annulled])   # said before the annulment
