@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from tapete.core.errors import TapeteError
+from tapete.core.jurisdictions import own_citations
 from tapete.core.money import euros, format_ratio
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
 from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
@@ -220,7 +221,7 @@ class BouleGame(Game):
         if state.closed or state.void_pending:
             why = "the ball is relaunched at once after a void roll" if state.void_pending else "no va más has been called"
             raise TapeteError("bet-closed", f"bet {bet.id} refused, the chips pushed back: {why}",
-                              source="001:385; 000:460; 002:368; 003:1014-1017", bet=bet.id)
+                              source=own_citations("001:385; 000:460; 002:368; 003:1014-1017", state.jurisdiction), bet=bet.id)
         if any(b.id == bet.id for b in state.bets):
             raise TapeteError("bad-document", f"bet id {bet.id!r} is used twice", bet=bet.id)
         if bet.kind not in KINDS:

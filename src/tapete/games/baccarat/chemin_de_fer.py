@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from tapete.core.errors import TapeteError
+from tapete.core.jurisdictions import own_citations
 from tapete.core.money import euros
 from tapete.engine.events import Act, Bet
 from tapete.engine.game import Action, EdgeCase, KindInfo, TableKey
@@ -990,7 +991,8 @@ class CheminDeFerGame(PlayerBankedGame):
         if result > 0:
             state.banco_seguido = None
             self.end_bank(state, bank, "lost")
-            state.log.append("the banker lost: the bank passes to the player at his right (001:753)")
+            where = own_citations("001:753; 000:863; 002:544; 003:1998-2001", state.jurisdiction)
+            state.log.append(f"the banker lost: the bank passes to the player at his right ({where})")
         elif result < 0 and holder is not None:
             sole = len([s for s in stakes if s.covered > 0]) == 1 and not any(s.call for s in stakes)
             state.banco_seguido = holder.player if holder.call == "banco" or sole else None   # 001:854, 001:864

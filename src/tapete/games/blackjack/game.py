@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from tapete.core.errors import TapeteError
+from tapete.core.jurisdictions import own_citations
 from tapete.core.money import euros, format_ratio
 from tapete.core.rng import TableRng
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
@@ -270,7 +271,8 @@ class BlackjackGame(Game):
         if bet.kind == "main":
             if bet.amount < lim.minimum:
                 raise TapeteError("under-minimum", f"bet {bet.id} ({bet.amount}) is under the table minimum of {lim.minimum}",
-                                  bet=bet.id, source="001:312-314")
+                                  bet=bet.id, source=own_citations("001:312-314; 000:390-392; 002:314-316; 003:850-858",
+                                                                    state.jurisdiction))
             on_box = sum(b.amount for b in waiting)
             if on_box + bet.amount > lim.maximum:   # the maximum is per hand (box), backers included (000:394-396; 000:332)
                 already = f" with {on_box} already on box {box}" if on_box else ""

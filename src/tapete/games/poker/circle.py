@@ -918,9 +918,10 @@ class CircleGame(Game):
                 self._hold(state, hand, i, act)
                 return
             due = b.seats[b.to_act].player if b.to_act is not None else "nobody"
-            why = " (only a bet made out of turn binds, 003:4790-4795)" if fields.get("out-of-turn") else ""
+            src = self._out_of_turn_source(state)
+            why = f" (only a bet made out of turn binds, {src})" if fields.get("out-of-turn") else ""
             raise TapeteError("out-of-turn", f"{b.seats[i].player} acts, but {due} is to act{why}", bet=act.bet,
-                              source="003:4790-4795")
+                              source=src)
         amount = fields.get("amount")
         if act.do == "chips":
             verb, amount = self._silent_chips(state, hand, act)
@@ -1034,7 +1035,11 @@ class CircleGame(Game):
         if any(h.seat == i for h in hand.held):
             raise TapeteError("out-of-turn", f"{s.player} already has an out-of-turn bet waiting", bet=act.bet)
         hand.held.append(Held(i, act.do, amount, b.highest))
-        state.log.append(f"{s.player} bets {amount} out of turn: it stands (003:4790-4795)")
+        state.log.append(f"{s.player} bets {amount} out of turn: it stands ({self._out_of_turn_source(state)})")
+
+    def _out_of_turn_source(self, state: CircleState) -> str:
+        """The article on out-of-turn bets of the table's own text: 003:4790-4795, Baleares' 000:1589."""
+        return self._rules(state).sources["out_of_turn_withdraw"].split(";")[0].strip()
 
     def _silent_chips(self, state: CircleState, hand: Hand, act: Act) -> tuple[str, int | None]:
         """Chips pushed without a declaration (003:4759-4785): the text says what they mean

@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from tapete.core.errors import TapeteError
+from tapete.core.jurisdictions import own_citations
 from tapete.core.money import euros
 from tapete.engine.events import Act, Bet, Void
 from tapete.engine.game import EdgeCase, KindInfo, TableKey
@@ -291,7 +292,7 @@ class PokerSinDescarte(BankedGame):
     def _check_ante(self, rules: SinDescarteRules, cfg: dict[str, Any], bet: Bet, antes: list[BoxBet]) -> None:
         if bet.amount < cfg["minimum"]:
             raise TapeteError("under-minimum", f"bet {bet.id} ({bet.amount}) is under the table minimum of {cfg['minimum']}",
-                              bet=bet.id, source="000:1335; 003:3133-3135")
+                              bet=bet.id, source=own_citations("000:1335; 003:3133-3135", rules.jurisdiction))
         on_box = sum(b.amount for b in antes) if rules.maximum_scope == "box" else 0
         if on_box + bet.amount > cfg["maximum"]:
             already = f" with {on_box} already on the box" if on_box else ""
@@ -308,7 +309,7 @@ class PokerSinDescarte(BankedGame):
             stake = cfg["jackpot-stake"] = bet.amount
         if bet.amount != stake:
             raise TapeteError("bad-amount", f"bet {bet.id}: the carousel is played with its single stake of {stake}",
-                              bet=bet.id, source="000:1359; 003:3240-3242")
+                              bet=bet.id, source=own_citations("000:1359; 003:3240-3242", state.jurisdiction))
         if state.meter is None:
             state.meter = Fraction(JACKPOT_FLOOR * stake)
         elif rules.jackpot_floor and state.meter < rules.jackpot_floor * stake and state.rounds == 0:
@@ -352,7 +353,7 @@ class PokerSinDescarte(BankedGame):
                               bet=bet.id)
         if self._seated(state, bet.box).id != bet.id:
             raise TapeteError("illegal-action", f"bet {bet.id}: the player seated at box {bet.box} decides for it",
-                              bet=bet.id, source="000:1267; 003:2974-2977")
+                              bet=bet.id, source=own_citations("000:1267; 003:2974-2977", state.jurisdiction))
         done = [a["do"] for a in bet.acts]
         if "expose" in done:
             raise TapeteError("illegal-action", f"bet {bet.id}: the box has forfeited (cards shown)", bet=bet.id,

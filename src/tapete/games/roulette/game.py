@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from tapete.core.errors import TapeteError
+from tapete.core.jurisdictions import own_citations
 from tapete.core.money import euros, format_ratio
 from tapete.engine import zero_system
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
@@ -197,7 +198,7 @@ class RouletteGame(Game):
     def _bet(self, state: RouletteState, rules: RouletteRules, bet: Bet) -> None:
         if state.closed or state.void_pending:
             why = "after a void spin the ball is relaunched at once" if state.void_pending else "no va más has been called"
-            raise TapeteError("bet-closed", f"bet {bet.id} refused: {why}", source="001:159; 003:396-400", bet=bet.id)
+            raise TapeteError("bet-closed", f"bet {bet.id} refused: {why}", source=own_citations("001:159; 000:192; 002:190; 003:396-400", state.jurisdiction), bet=bet.id)
         if any(b.id == bet.id for b in state.bets):
             raise TapeteError("bad-document", f"bet id {bet.id!r} is used twice", bet=bet.id)
         if bet.extra:
