@@ -81,3 +81,17 @@ def test_sintetico_ES_IB_out_of_turn_cites_000_1589() -> None:
     texts = _emitted(doc)
     assert any("000:1589" in t for t in texts), texts
     assert not [t for t in texts if foreign(t, "ES-IB")], texts
+
+
+def test_sintetico_ES_IB_borrowed_procedure_is_cited_as_a_reading() -> None:
+    """The last player with a claim may not give up the pot (003:4619-4622): at a Baleares table that article is a
+    borrowed reading, and the error says so."""
+    seats = [{"seat": k + 1, "player": p, "stack": 100000} for k, p in enumerate("AB")]
+    events = [{"bet": {"id": p.lower(), "player": p, "kind": "hand", "amount": 1000}} for p in "AB"]
+    events += [{"deal": {}}] + [{"act": {"bet": p, "do": "check"}} for _ in range(5) for p in "ab"]
+    events += [{"act": {"bet": "a", "do": "muck"}}, {"act": {"bet": "b", "do": "muck"}}]
+    doc = {"game": "poker-sintetico", "jurisdiction": "ES-IB", "table": {"minimum": 1000, "seats": seats, "button": 1},
+           "shoe": ["AS", "AH", "KS", "KH", "8C", "9D", "TH", "JC", "QD"], "events": events}
+    answer = settle_document(doc)
+    assert answer.get("error", {}).get("code") == "illegal-action", answer
+    assert "R: docs/rulings.md#sintetico-ib-common-procedures" in answer["error"]["source"]

@@ -408,12 +408,12 @@ class CircleGame(Game):
             seat, player, stack = entry.get("seat"), entry.get("player"), entry.get("stack")
             if not _is_int(seat) or not 1 <= seat <= 10:
                 raise TapeteError("bad-document", "seats are numbered 1-10 from the croupier's right",
-                                  source="003:4054-4056")
+                                  source=self._cite(jurisdiction, "003:4054-4056"))
             if not isinstance(player, str) or not player or not _is_int(stack) or stack < 0:
                 raise TapeteError("bad-document", "a seat needs a player (string) and his stack (cents)")
             if player in seats or seat in seats.values():
                 raise TapeteError("bad-document", f"seat {seat} or player {player!r} is listed twice",
-                                  source="003:4198-4200")
+                                  source=self._cite(jurisdiction, "003:4198-4200"))
             seats[player] = seat
             stacks[player] = stack
         button = table.get("button", min(seats.values(), default=None))
@@ -515,7 +515,8 @@ class CircleGame(Game):
         bets = {b.player: b for b in state.pending}
         order = self._order(state, list(bets))
         if len(order) < 2:
-            raise TapeteError("bad-document", "a circle hand needs at least two players", source="003:4154-4160")
+            raise TapeteError("bad-document", "a circle hand needs at least two players",
+                              source=self._cite(state.jurisdiction, "003:4154-4160"))
         if len(order) > rules.max_players:
             raise TapeteError("bad-document", f"{self.id} seats at most {rules.max_players} players",
                               source=rules.sources["max_players"])
@@ -530,7 +531,7 @@ class CircleGame(Game):
             state.stacks[player] += b.extra.get("rebuy", 0)
             if state.stacks[player] <= 0:
                 raise TapeteError("bad-document", f"bet {b.id}: {player} has no chips to play with", bet=b.id,
-                                  source="003:4228-4233")
+                                  source=self._cite(state.jurisdiction, "003:4228-4233"))
             seats.append(bt.Seat(player, state.seats[player], b.id, state.stacks[player]))
             state.accounts[b.id] = Account()
             state.players[b.id] = player
@@ -943,7 +944,8 @@ class CircleGame(Game):
                 raise TapeteError("illegal-action", f"{verb} is not due: round {b.round} is being bet", bet=act.bet)
             if fields.get("string") and verb in ("bet", "raise"):
                 raise TapeteError("illegal-action", "a string (cascade) bet must be declared aloud: write it as "
-                                  "'chips' with 'string': true", source="003:4269-4272", bet=act.bet)
+                                  "'chips' with 'string': true", source=self._cite(state.jurisdiction, "003:4269-4272"),
+                                  bet=act.bet)
         self._apply_betting(state, hand, i, verb, amount)
 
     def _apply_betting(self, state: CircleState, hand: Hand, i: int, verb: str, amount: object) -> None:
@@ -1037,6 +1039,14 @@ class CircleGame(Game):
         hand.held.append(Held(i, act.do, amount, b.highest))
         state.log.append(f"{s.player} bets {amount} out of turn: it stands ({self._out_of_turn_source(state)})")
 
+    @staticmethod
+    def _cite(jurisdiction: str, source: str) -> str:
+        """Andalucía's common circle-poker article; at a Baleares sintético table, whose text is silent there, the
+        same procedure applied as a reading (R: docs/rulings.md#sintetico-ib-common-procedures)."""
+        if jurisdiction == "ES-IB" and "000:" not in source:
+            return f"{source}; R: docs/rulings.md#sintetico-ib-common-procedures"
+        return source
+
     def _out_of_turn_source(self, state: CircleState) -> str:
         """The article on out-of-turn bets of the table's own text: 003:4790-4795, Baleares' 000:1589."""
         return self._rules(state).sources["out_of_turn_withdraw"].split(";")[0].strip()
@@ -1066,7 +1076,8 @@ class CircleGame(Game):
             return "raise", min(total, opts.raise_to[1])
         if act.fields.get("string"):
             raise TapeteError("illegal-action", "a string (cascade) bet not declared aloud is refused",
-                              source="003:4269-4272; R: docs/rulings.md#circle-string-bet", bet=act.bet)
+                              source=self._cite(state.jurisdiction, "003:4269-4272; R: docs/rulings.md#circle-string-bet"),
+                              bet=act.bet)
         if opts.bet is None:
             return "check", None
         total = s.street + chips
@@ -1211,7 +1222,8 @@ class CircleGame(Game):
                 hand.burned.append(self._draw(state, hand))
             else:
                 early += [self._draw(state, hand) for _ in range(int(step.split(":")[1]))]
-        state.log.append(f"{' '.join(early)} turned before the round closed: not valid (003:5312-5333)")
+        state.log.append(f"{' '.join(early)} turned before the round closed: not valid "
+                         f"({self._cite(state.jurisdiction, '003:5312-5333')})")
         hand.set_aside = early
         if b.round == 2:          # the turn: its own burn and card follow; the river from the shuffled stub
             river = self._next_street(hand, after=steps[-1] + 1)
@@ -1292,10 +1304,10 @@ class CircleGame(Game):
             raise TapeteError("illegal-action", f"the showdown is under way: show or muck, not {act.do}", bet=act.bet)
         if i != hand.show_queue[0]:
             raise TapeteError("out-of-turn", f"{b.seats[hand.show_queue[0]].player} shows now", bet=act.bet,
-                              source="003:4615-4622")
+                              source=self._cite(state.jurisdiction, "003:4615-4622"))
         if act.do == "muck" and not self._others_contend(hand, i):
             raise TapeteError("illegal-action", "the last player in the showdown cannot give up the pot",
-                              bet=act.bet, source="003:4619-4622")
+                              bet=act.bet, source=self._cite(state.jurisdiction, "003:4619-4622"))
         hand.show_queue.pop(0)
         if act.do == "muck":
             hand.mucked.append(i)
@@ -1452,11 +1464,12 @@ class CircleGame(Game):
                 acc.final = "void"
                 s.total = 0
             hand.phase, hand.carry = "over", ""
-            state.log.append(f"hand {hand.number} void ({reason}): every chip is returned (003:4714-4719)")
+            state.log.append(f"hand {hand.number} void ({reason}): every chip is returned "
+                             f"({self._cite(state.jurisdiction, '003:4714-4719')})")
             return
         if b.actions >= 2:
             raise TapeteError("illegal-action", f"{reason}: noticed after two actions, the hand stands",
-                              source="003:4714-4719; R: docs/rulings.md#circle-misdeal")
+                              source=self._cite(state.jurisdiction, "003:4714-4719; R: docs/rulings.md#circle-misdeal"))
         for i, s in enumerate(b.seats):       # back to the forced bets as posted
             keep = hand.base[i] + hand.forced[i]
             s.stack += s.total - keep
