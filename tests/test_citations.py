@@ -84,7 +84,7 @@ def test_sintetico_ES_IB_out_of_turn_cites_000_1589() -> None:
 
 
 def test_sintetico_ES_IB_borrowed_procedure_is_cited_as_a_reading() -> None:
-    """The last player with a claim may not give up the pot (003:4619-4622): at a Baleares table that article is a
+    """The last player with a claim may not give up the pot (003:4617-4622): at a Baleares table that article is a
     borrowed reading, and the error says so."""
     seats = [{"seat": k + 1, "player": p, "stack": 100000} for k, p in enumerate("AB")]
     events = [{"bet": {"id": p.lower(), "player": p, "kind": "hand", "amount": 1000}} for p in "AB"]

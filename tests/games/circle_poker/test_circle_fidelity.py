@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 
-def test_showdown_muck_after_a_show_003_4619_4622(table: Any) -> None:
-    """003:4619-4622: at his turn to show, a player may throw his cards away and give up the pot. The one who
+def test_showdown_muck_after_a_show_003_4617_4622(table: Any) -> None:
+    """003:4617-4622: at his turn to show, a player may throw his cards away and give up the pot. The one who
     already showed keeps his claim, so the second player can muck after the first has shown; B's better cards,
     thrown away, win nothing."""
     t = table("holdem", ["A", "B"], ante=500)
@@ -40,8 +40,8 @@ def test_rebuy_5_to_100_times_the_table_bet_000_1487(table: Any) -> None:
         assert "error" not in _rebuy_doc(table, "ES-IB", amount)
 
 
-def test_rebuy_minimum_20_to_40_percent_of_the_resto_inicial_003_5580_5582(table: Any) -> None:
-    """003:5580-5582: in sintético the reposición mínima is 20 % to 40 % of the resto inicial (`buy-in`, here the
+def test_rebuy_minimum_20_to_40_percent_of_the_resto_inicial_003_5581_5582(table: Any) -> None:
+    """003:5581-5582: in sintético the reposición mínima is 20 % to 40 % of the resto inicial (`buy-in`, here the
     default 10 m = 10,000): by default 2,000."""
     assert _rebuy_doc(table, "ES-AN", 1999)["error"]["code"] == "under-minimum"
     assert "error" not in _rebuy_doc(table, "ES-AN", 2000)

@@ -348,7 +348,7 @@ class CircleGame(Game):
     @classmethod
     def _rebuy_minimum(cls, rules: CircleRules, table: dict[str, Any], m: int) -> int | None:
         """The reposición mínima (R: docs/rulings.md#circle-rebuy-bounds): never above the resto inicial (the table's
-        `buy-in`, 003:4378-4380), in sintético 20 % to 40 % of it (003:5580-5582); Baleares scales the reposición
+        `buy-in`, 003:4378-4380), in sintético 20 % to 40 % of it (003:5581-5582); Baleares scales the reposición
         on the table's bet instead (000:1487)."""
         value = table.get("rebuy-minimum")
         share = rules.rebuy_minimum_share
@@ -370,7 +370,7 @@ class CircleGame(Game):
 
     def _check_rebuy(self, state: CircleState, bet: Bet, rebuy: int) -> None:
         """A bet's `rebuy` within the table's bounds: 5 to 100 times the table's bet in Baleares (000:1483-1487), at
-        least the reposición mínima where one is set (003:4378-4380; 003:5580-5582)."""
+        least the reposición mínima where one is set (003:4378-4380; 003:5581-5582)."""
         if rebuy == 0:
             return
         rules, m = self._rules(state), state.config.minimum
@@ -1307,7 +1307,7 @@ class CircleGame(Game):
                               source=self._cite(state.jurisdiction, "003:4615-4622"))
         if act.do == "muck" and not self._others_contend(hand, i):
             raise TapeteError("illegal-action", "the last player in the showdown cannot give up the pot",
-                              bet=act.bet, source=self._cite(state.jurisdiction, "003:4619-4622"))
+                              bet=act.bet, source=self._cite(state.jurisdiction, "003:4617-4622"))
         hand.show_queue.pop(0)
         if act.do == "muck":
             hand.mucked.append(i)
@@ -1321,7 +1321,7 @@ class CircleGame(Game):
 
     @staticmethod
     def _others_contend(hand: Hand, i: int) -> bool:
-        """003:4619-4622: a player may throw his cards away at his turn to show while another live player, one who
+        """003:4617-4622: a player may throw his cards away at his turn to show while another live player, one who
         has already shown or one still to show, keeps a claim to the pot (docs/rulings.md#showdown-muck)."""
         return any(k != i and k not in hand.mucked for k in hand.betting.live())
 

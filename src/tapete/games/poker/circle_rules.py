@@ -198,7 +198,7 @@ RULES: dict[str, dict[str, CircleRules]] = {
                 "board": "003:5551-5553; 003:5607-5624", "burns": "003:5603-5624",
                 "betting_rounds": "003:5607-5624", "direction": "003:5567-5571; 003:5603-5605; 003:5619-5621",
                 "structures": "003:5574-5579", "forced": "003:5599-5601", "ante_max_half": "003:5582-5583",
-                "rebuy_minimum_share": "003:5580-5582; R: docs/rulings.md#circle-rebuy-bounds",
+                "rebuy_minimum_share": "003:5581-5582; R: docs/rulings.md#circle-rebuy-bounds",
                 "first_actor": "003:5607-5621; R: docs/rulings.md#circle-sintetico-first",
                 "hand": "003:5545-5549", "ranking": "003:5557-5565; 003:5585-5591",
                 "special": "003:5594-5597; 003:5626-5663",
