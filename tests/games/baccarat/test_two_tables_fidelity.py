@@ -60,3 +60,10 @@ def test_free_bank_answers_every_stake_without_limit_001_934() -> None:
     limited = settle_document(_doc(events, BANK_LOSES_BOTH))                           # 001:934: only what it holds
     assert limited["bets"]["b1"] == {"status": "lost", "staked": 100000, "returned": 0}
     assert limited["bets"]["p2"]["status"] == "void"
+
+
+def test_bank_auction_cites_each_jurisdictions_own_article_003_2584_2587() -> None:
+    bids = [_bank("b1", "Ana", 800000), _bank("b2", "Bea", 800000), {"act": {"bet": "b2", "do": "lot"}}]
+    doc = {**_doc([*bids, _stake("p1", "Dan", 10000, 1), {"deal": {}}], BANK_WINS), "jurisdiction": "ES-AN"}
+    log = settle_document(doc)["log"]
+    assert any("003:2586-2587" in line for line in log) and not any("001:" in line for line in log), log

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from tapete.core.errors import TapeteError
+from tapete.core.jurisdictions import own_citations
 from tapete.core.money import euros
 from tapete.engine.events import Act, Bet, Event
 from tapete.engine.game import Action, EdgeCase, KindInfo, TableKey
@@ -41,6 +42,10 @@ IRREGULARITIES = ("early-draw", "burn-exposed", "expose", "misdeal-card", "drop-
                   "throw-cards", "wrong-point", "too-slow", "outside-advice")
 HANDS = ("side-1", "side-2", "bank", "croupier")
 STOOD, ABATED, OUT = tableau.STAND, 11, 12     # columns beyond the third-card values: stood, showed a natural, annulled
+
+AUCTION = "001:976; 000:1071; 002:728; 003:2584-2586"      # no banker: the bank to the best bid
+LOT = "001:978; 000:1073; 002:728; 003:2586-2587"          # equal bids: by lot
+FREE_BANK = "001:934; 000:1027; 002:698; 003:2483-2484"    # banca libre answers every stake without limit
 
 DEALT, SIDE1, SIDE2, BANK_ABAT, SIDE1_CARD, SIDE2_CARD, BANK, BANK_CARD, SHOWDOWN, DONE = range(10)
 
@@ -365,9 +370,10 @@ class TwoTablesGame(PlayerBankedGame):
         if state.bidding:               # another bid in the auction (001:976-978; R: docs/rulings.md#two-tables-auction)
             if any(o.player == bet.player and o.final == "open" for o in state.offers):
                 raise TapeteError("illegal-action", f"bank {bet.id}: {bet.player} has already bid for this bank",
-                                  source="001:976", bet=bet.id)
+                                  source=own_citations(AUCTION, state.jurisdiction), bet=bet.id)
             state.offers.append(offer)
-            state.log.append(f"{bet.player} bids {euros(bet.amount)} for the bank: the best bid takes it (001:976)")
+            state.log.append(f"{bet.player} bids {euros(bet.amount)} for the bank: the best bid takes it "
+                             f"({own_citations(AUCTION, state.jurisdiction)})")
             return
         self._open_bank(state, bet, seat, behind)
         state.offers = [o for o in state.offers if o.final == "void"] + [offer]
@@ -384,8 +390,8 @@ class TwoTablesGame(PlayerBankedGame):
     def _lot(self, state: TwoTablesState, act: Act) -> None:
         open_bids = [o for o in state.offers if o.final == "open"]
         if not state.bidding or len(open_bids) < 2:
-            raise TapeteError("illegal-action", "a lot settles equal bids in an auction for the bank", source="001:978",
-                              bet=act.bet)
+            raise TapeteError("illegal-action", "a lot settles equal bids in an auction for the bank",
+                              source=own_citations(LOT, state.jurisdiction), bet=act.bet)
         if act.by is not None or act.fields or not any(o.id == act.bet for o in open_bids):
             raise TapeteError("bad-document", f"lot names the bid that won the draw ({act.bet!r} is none)",
                               bet=act.bet)
@@ -406,7 +412,7 @@ class TwoTablesGame(PlayerBankedGame):
             if len(tied) > 1 and state.lot not in {o.id for o in tied}:
                 raise TapeteError("bad-document", f"equal best bids of {euros(best)} ({', '.join(o.id for o in tied)}): "
                                   "the bank is drawn by lot; the document names the winner with a `lot` act",
-                                  source="001:978")
+                                  source=own_citations(LOT, state.jurisdiction))
             winner = tied[0] if len(tied) == 1 else next(o for o in tied if o.id == state.lot)
             provisional = state.banks[-1]
             if provisional.id != winner.id:
@@ -414,7 +420,8 @@ class TwoTablesGame(PlayerBankedGame):
                 bank = BankAccount(winner.id, winner.player, winner.seat, winner.behind, winner.amount)
                 bank.add(winner.id, winner.amount)
                 state.banks.append(bank)
-            how = "by lot among equal bids (001:978)" if len(tied) > 1 else "at auction, the best bid (001:976)"
+            how = (f"by lot among equal bids ({own_citations(LOT, state.jurisdiction)})" if len(tied) > 1
+                   else f"at auction, the best bid ({own_citations(AUCTION, state.jurisdiction)})")
             state.log.append(f"the bank is awarded to {winner.player} {how}: {euros(winner.amount)}")
             for o in bids:
                 if o is not winner:
@@ -845,7 +852,7 @@ class TwoTablesGame(PlayerBankedGame):
         drawn = math.ceil(short)
         bank.add(bank.id, drawn)
         state.log.append(f"banca libre: the bank draws {euros(drawn)} from the banker's deposit to pay every stake "
-                         "(001:934)")
+                         f"({own_citations(FREE_BANK, state.jurisdiction)})")
 
     def _banco_bookkeeping(self, state: TwoTablesState, coup: TwoTablesCoup, stakes: list[Stake]) -> None:
         banco = next((s for s in stakes if s.id == coup.banco), None)
