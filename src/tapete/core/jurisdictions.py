@@ -43,3 +43,15 @@ def cite(source: str) -> str:
         instrument = INSTRUMENT_BY_SEED.get(seed)
         parts.append(f"{instrument} ({part})" if instrument else part)
     return "; ".join(parts)
+
+
+def own_citations(source: str, jurisdiction: str) -> str:
+    """The parts of a '; '-separated source that cite `jurisdiction`'s own text (and any reading, `R: ...`): a rule
+    written once for every catalog then cites, in a document of one jurisdiction, that jurisdiction's article only.
+    A source with no citation of that text is returned whole."""
+    seed = JURISDICTIONS[jurisdiction].seed if jurisdiction in JURISDICTIONS else None
+    parts = [p.strip() for p in source.split(";")]
+    cited = [p for p in parts if p.split(":", 1)[0] in INSTRUMENT_BY_SEED]
+    if seed is None or not any(p.startswith(f"{seed}:") for p in cited):
+        return source
+    return "; ".join(p for p in parts if p not in cited or p.startswith(f"{seed}:"))

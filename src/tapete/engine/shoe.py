@@ -84,3 +84,18 @@ class Shoe:
 
     def peek(self) -> Card | None:
         return Card(self.cards[self.position]) if self.position < len(self.cards) else None
+
+
+def check_cut_card(shoe: Shoe, *, full: int, behind: int, exact: bool, what: str, source: str,
+                   burned: int = 0) -> None:
+    """The cut (stop, red) card where the text puts it: `behind` cards behind it, exactly or at least. Only a
+    document that lists the whole shoe (less the `burned` cards set aside when it is opened) shows how many cards
+    lie behind the card; a shorter `shoe` is not checked (R: docs/rulings.md#cut-card-placement)."""
+    if shoe.cut_index is None or len(shoe.cards) < full - burned:
+        return
+    below = len(shoe.cards) - shoe.cut_index
+    if below == behind or (not exact and below > behind):
+        return
+    want = f"{behind}" if exact else f"at least {behind}"
+    raise TapeteError("bad-table", f"the {what} has {below} cards behind it: the text wants {want}", source=source)
+

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from tapete.core.errors import TapeteError
+from tapete.core.jurisdictions import own_citations
 from tapete.core.money import euros, format_ratio
 from tapete.engine.bet_index import bet_index
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
@@ -221,7 +222,7 @@ class BouleGame(Game):
         if state.closed or state.void_pending:
             why = "the ball is relaunched at once after a void roll" if state.void_pending else "no va más has been called"
             raise TapeteError("bet-closed", f"bet {bet.id} refused, the chips pushed back: {why}",
-                              source="001:385; 000:460; 002:368; 003:1014-1017", bet=bet.id)
+                              source=own_citations("001:385; 000:460; 002:368; 003:1014-1017", state.jurisdiction), bet=bet.id)
         if bet.id in bet_index(state, state.bets).ids:
             raise TapeteError("bad-document", f"bet id {bet.id!r} is used twice", bet=bet.id)
         if bet.kind not in KINDS:

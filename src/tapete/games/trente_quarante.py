@@ -22,7 +22,7 @@ from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
 from tapete.engine.registry import register
 from tapete.engine.rules import Rules
 from tapete.engine.settlement import BetResult, Settlement
-from tapete.engine.shoe import Shoe
+from tapete.engine.shoe import Shoe, check_cut_card
 from tapete.games.blackjack.game import pretty
 from tapete.games.roulette.rules import FRENCH_RULES
 
@@ -40,6 +40,7 @@ class TrenteQuaranteRules(Rules):
     payout: Fraction                     # every chance pays 1 to 1
     kinds: tuple[str, ...]
     refait: Literal["zero-system"]       # the 31-31 tie: the roulette zero system
+    tie_default: Literal["prison", "half"]   # what a 31-31 bet becomes when the player makes no choice
     prison_lock_basis: Literal["value", "held"]   # taken from the jurisdiction's roulette
     last_coup_refund: bool               # the forced refund on the session's last coup (roulette's rule)
     insurance_premium: Fraction          # 1% of the bet, paid when it is placed
@@ -54,7 +55,7 @@ class TrenteQuaranteRules(Rules):
 def _tq(j: str, seed: str, lines: dict[str, str], **fields: object) -> TrenteQuaranteRules:
     roulette = FRENCH_RULES[j]
     base: dict[str, object] = dict(
-        decks=6, row_stop=31, payout=Fraction(1), kinds=KINDS, refait="zero-system",
+        decks=6, row_stop=31, payout=Fraction(1), kinds=KINDS, refait="zero-system", tie_default="prison",
         prison_lock_basis=roulette.prison_lock_basis, last_coup_refund=roulette.last_spin_refund,
         insurance_premium=Fraction(1, 100), insurance_minimum=None, insurance_covers="31-tie",
         maximum_multiple=1000, red_card_reserve=5, burn=0, payment_order=("color", "inverse", "black", "red"),
@@ -70,6 +71,7 @@ TQ_RULES: dict[str, TrenteQuaranteRules] = {
     "ES": _tq("ES", "001", {
         "decks": "401", "row_stop": "425; 001:454", "payout": "427", "kinds": "427-433",
         "refait": "435; R: docs/rulings.md#trente-quarante-repeated-ties",
+        "tie_default": "435; R: docs/rulings.md#trente-quarante-tie-default",
         "insurance_premium": "435; R: docs/rulings.md#trente-quarante-premium",
         "insurance_minimum": "435; R: docs/rulings.md#trente-quarante-insurance-threshold",
         "insurance_covers": "435; 004:5", "maximum_multiple": "441", "red_card_reserve": "452",
@@ -77,6 +79,7 @@ TQ_RULES: dict[str, TrenteQuaranteRules] = {
     "ES-IB": _tq("ES-IB", "000", {
         "decks": "476", "row_stop": "500; 000:528", "payout": "504", "kinds": "504-512",
         "refait": "514; R: docs/rulings.md#trente-quarante-repeated-ties",
+        "tie_default": "514; R: docs/rulings.md#trente-quarante-tie-default",
         "insurance_premium": "514; R: docs/rulings.md#trente-quarante-premium",
         "insurance_minimum": "514; R: docs/rulings.md#trente-quarante-insurance-threshold",
         "insurance_covers": "514; 004:5", "maximum_multiple": "520", "red_card_reserve": "526",
@@ -84,6 +87,7 @@ TQ_RULES: dict[str, TrenteQuaranteRules] = {
     "ES-GA": _tq("ES-GA", "002", {
         "decks": "382", "row_stop": "400; 002:416", "payout": "402", "kinds": "402-406",
         "refait": "408; R: docs/rulings.md#trente-quarante-repeated-ties",
+        "tie_default": "408; R: docs/rulings.md#trente-quarante-tie-default",
         "insurance_premium": "408; R: docs/rulings.md#trente-quarante-premium",
         "insurance_minimum": "408; R: docs/rulings.md#trente-quarante-insurance-threshold",
         "insurance_covers": "408; 004:5", "maximum_multiple": "410", "red_card_reserve": "414",
@@ -92,10 +96,11 @@ TQ_RULES: dict[str, TrenteQuaranteRules] = {
         "decks": "1043-1052", "row_stop": "1100-1103; 003:1162-1163; R: docs/rulings.md#trente-quarante-forty",
         "payout": "1109-1112", "kinds": "1114-1119",
         "refait": "1121-1127; R: docs/rulings.md#trente-quarante-repeated-ties",
+        "tie_default": "1123-1127; R: docs/rulings.md#trente-quarante-tie-default",
         "insurance_premium": "1129-1133; R: docs/rulings.md#trente-quarante-premium", "insurance_minimum": "1129-1131",
         "insurance_covers": "1131-1133", "maximum_multiple": "1143-1144", "red_card_reserve": "1153-1157",
         "burn": "1147-1163 (silent)", "payment_order": "1167-1171"},
-        insurance_covers="any-tie"),
+        insurance_covers="any-tie", tie_default="half"),
 }
 
 
@@ -227,6 +232,8 @@ class TrenteQuaranteGame(Game):
             if cut is None and len(shoe) == rules.decks * 52:
                 cut = len(shoe) - rules.red_card_reserve
             state.shoe = Shoe.from_document(shoe, decks=rules.decks, cut_index=cut)
+            check_cut_card(state.shoe, full=52 * rules.decks, behind=rules.red_card_reserve, exact=True,   # 001:452
+                           what="red card", source=rules.sources["red_card_reserve"], burned=rules.burn)
         elif table.get("cut-card") is not None:
             raise TapeteError("bad-document", "cut-card indexes the document's shoe")
         return state
@@ -253,7 +260,7 @@ class TrenteQuaranteGame(Game):
         elif isinstance(event, Void):
             for b in state.bets:
                 if b.phase == "choice":
-                    b.phase = "prison"
+                    self._default_choice(state, rules, b)
             state.void_pending = True
             state.log.append(f"coup annulled ({event.reason}): bets stay for the next coup")
         elif isinstance(event, Limits):
@@ -312,10 +319,9 @@ class TrenteQuaranteGame(Game):
         if state.shoe_ended:
             raise TapeteError("shoe-exhausted", "the red card came out: the shoe is finished",
                               source=rules.sources["red_card_reserve"])
-        for b in state.bets:            # a choice not made before the next coup: prison (B9-8)
+        for b in state.bets:            # a choice not made before the next coup: the jurisdiction's default
             if b.phase == "choice":
-                b.phase = "prison"
-                state.log.append(f"{b.id} stays in prison")
+                self._default_choice(state, rules, b)
         state.closed = False
         state.dealt_any = True
         state.void_pending = False
@@ -387,6 +393,18 @@ class TrenteQuaranteGame(Game):
             if b.phase == "choice":
                 state.log.append(f"{b.id} ({b.kind}) at 31-31 #{b.zeros}: {'prison' if b.locked else 'prison or half'}")
 
+    def _default_choice(self, state: TQState, rules: TrenteQuaranteRules, b: TQBet) -> None:
+        """No choice made after a 31-31 tie. Andalucía returns half unless the player prefers to keep the bet
+        (003:1123-1127); the other texts only borrow roulette's zero system, where prison is the default
+        (docs/rulings.md#trente-quarante-tie-default). A bet below the minimum stays in prison either way."""
+        if rules.tie_default == "half" and not b.locked:
+            b.returned = zero_system.refund(b.amount, b.zeros)
+            b.phase = "done"
+            state.log.append(f"{b.id} made no choice: half is returned, {euros(b.returned)} (003:1123-1127)")
+        else:
+            b.phase = "prison"
+            state.log.append(f"{b.id} stays in prison")
+
     def _act(self, state: TQState, rules: TrenteQuaranteRules, act: Act) -> None:
         bet = next((b for b in state.bets if b.id == act.bet), None)
         if act.by is not None or bet is None:
@@ -413,6 +431,10 @@ class TrenteQuaranteGame(Game):
         rules = TQ_RULES[state.jurisdiction]
         if not state.dealt_any and any(b.phase == "riding" for b in state.bets):
             self._coup(state, rules)    # a single-coup document may omit the deal
+        if rules.tie_default == "half":   # 003:1123-1127: the document ended with no choice made
+            for b in state.bets:
+                if b.phase == "choice" and not b.locked:
+                    self._default_choice(state, rules, b)
         return state
 
     def settle(self, state: TQState) -> Settlement:

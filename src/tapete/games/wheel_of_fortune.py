@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from tapete.core.errors import TapeteError
+from tapete.core.jurisdictions import own_citations
 from tapete.core.money import euros, format_ratio
 from tapete.engine.bet_index import bet_index
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
@@ -214,7 +215,7 @@ class WheelOfFortuneGame(Game):
     def _bet(self, state: WheelState, rules: WheelRules, bet: Bet) -> None:
         if state.closed:
             raise TapeteError("bet-closed", f"bet {bet.id} refused, the chip returned: no va más has been called",
-                              source="000:1221; 002:1036; 003:5765-5767", bet=bet.id)
+                              source=own_citations("000:1221; 002:1036; 003:5765-5767", state.jurisdiction), bet=bet.id)
         if bet.id in bet_index(state, state.bets).ids:
             raise TapeteError("bad-document", f"bet id {bet.id!r} is used twice", bet=bet.id)
         if bet.extra:

@@ -90,7 +90,7 @@ def play_session(seed: int, cards: list[str], check) -> object:   # noqa: ANN001
             step(Bet(f"K{counter}", f"banker{counter}", "bank", rng.choice([5 * M, 20 * M, 100 * M])))
             continue
         if bank.holding == 0:
-            step(Act("top-up", bet=bank.id, amount=bank.initial) if rng.random() < 0.5 else Act("pass", bet=bank.id))
+            step(Act("top-up", bet=bank.id, fields={"amount": bank.initial}) if rng.random() < 0.5 else Act("pass", bet=bank.id))
             continue
         for _ in range(rng.randint(1, 5)):
             counter += 1

@@ -96,13 +96,17 @@ def test_seguro_after_a_fold_is_lost_unless_the_table_says_otherwise() -> None:
     assert settle_document(doc)["bets"]["s1"]["returned"] == 50500
 
 
-def test_showing_cards_forfeits_the_side_bets_in_andalucia_only_by_default() -> None:
+def test_showing_cards_forfeits_the_side_bets_in_both_texts_000_1353_003_3297() -> None:
+    """'Pérdida total de la apuesta' (000:1353) and 'la totalidad de la apuesta' (003:3297-3298) say the same: the
+    seguro is lost with the ante in both jurisdictions (docs/rulings.md#sin-descarte-forfeit-both)."""
     shoe = sd_shoe([["KS", "KH", "KD", "4C", "4S"]], QB)
     events = [bet("a1", "ante"), bet("s1", "insurance", amount=500), act("a1", "call"), act("a1", "expose")]
-    for j, seguro in (("ES-AN", 0), ("ES-IB", 50500)):
+    for j in ("ES-AN", "ES-IB"):
         doc = {"game": "poker-sin-descarte", "jurisdiction": j, "table": {"minimum": 1000}, "shoe": shoe, "events": events}
         bets = settle_document(doc)["bets"]
-        assert bets["a1"]["returned"] == 0 and bets["s1"]["returned"] == seguro
+        assert bets["a1"]["returned"] == 0 and bets["s1"]["returned"] == 0, j
+        doc["table"]["forfeit-side-bets"] = False               # the table option keeps the narrower reading
+        assert settle_document(doc)["bets"]["s1"]["returned"] == 50500, j
 
 
 def _state_round_trip(doc: dict, upto: int) -> None:

@@ -16,13 +16,14 @@ from fractions import Fraction
 from typing import Any
 
 from tapete.core.errors import TapeteError
+from tapete.core.jurisdictions import own_citations
 from tapete.core.money import euros
 from tapete.engine.events import Act, Bet
 from tapete.engine.game import Action, EdgeCase, KindInfo, TableKey
 from tapete.engine.registry import register
 from tapete.engine.rules import Rules
 from tapete.engine.settlement import BetResult, Settlement
-from tapete.engine.shoe import Shoe
+from tapete.engine.shoe import Shoe, check_cut_card
 from tapete.games.baccarat import tableau
 from tapete.games.baccarat.common import (
     BankAccount,
@@ -243,6 +244,10 @@ class CheminDeFerGame(PlayerBankedGame):
     void_before_deal = ": stakes returned"
     stop_card_source = "001:840"                          # the partida ends with the coup (001:840)
 
+    def live_cut_from_end(self, jurisdiction: str) -> int | None:
+        """The stop card before the last seven cards (001:840; 000:933; 002:606; 003:2194-2200)."""
+        return self.rules[jurisdiction].cards_below_stop
+
     @property
     def rules(self) -> dict[str, CheminRules]:  # type: ignore[override]
         return RULES
@@ -280,6 +285,9 @@ class CheminDeFerGame(PlayerBankedGame):
         if table.get("rounding", "player") not in ("player", "house"):
             raise TapeteError("bad-document", "table.rounding must be 'player' or 'house'")
         live = Shoe.from_document(shoe, decks=rules.decks, cut_index=table.get("cut-card")) if shoe is not None else None
+        if live is not None:            # 001:840: the stop card before the last seven cards
+            check_cut_card(live, full=52 * rules.decks, behind=rules.cards_below_stop, exact=True, what="stop card",
+                           source=rules.sources["cards_below_stop"])
         return CheminState(self.id, jurisdiction, dict(table), m, table.get("unlimited-bank", False),
                            table.get("banco-free", False), departments, live)
 
@@ -983,7 +991,8 @@ class CheminDeFerGame(PlayerBankedGame):
         if result > 0:
             state.banco_seguido = None
             self.end_bank(state, bank, "lost")
-            state.log.append("the banker lost: the bank passes to the player at his right (001:753)")
+            where = own_citations("001:753; 000:863; 002:544; 003:1998-2001", state.jurisdiction)
+            state.log.append(f"the banker lost: the bank passes to the player at his right ({where})")
         elif result < 0 and holder is not None:
             sole = len([s for s in stakes if s.covered > 0]) == 1 and not any(s.call for s in stakes)
             state.banco_seguido = holder.player if holder.call == "banco" or sole else None   # 001:854, 001:864

@@ -21,7 +21,7 @@ from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
 from tapete.engine.registry import register
 from tapete.engine.rules import Rules
 from tapete.engine.settlement import BetResult, Settlement
-from tapete.engine.shoe import Shoe
+from tapete.engine.shoe import Shoe, check_cut_card
 from tapete.games.baccarat import tableau
 
 KINDS = ("player", "banker", "tie")
@@ -292,6 +292,8 @@ class PuntoBancaGame(Game):
         live = None
         if shoe is not None:
             live = Shoe.from_document(shoe, decks=rules.decks, cut_index=table.get("cut-card"))
+            check_cut_card(live, full=52 * rules.decks, behind=rules.cards_below_stop, exact=True,   # 001:671
+                           what="stop card", source=rules.sources["cards_below_stop"])
         return PuntoBancaState(self.id, jurisdiction, dict(table), m, maximum, tie_max, unit,
                                table.get("seats", 14), live)
 
@@ -430,9 +432,11 @@ class PuntoBancaGame(Game):
         for b in state.bets:
             if b.id in coup.bets:
                 b.final, b.returned, b.deduction = "void", Fraction(b.amount), Fraction(0)
+        moved = state.sabot_seat != coup.sabot_before
         state.sabot_seat = coup.sabot_before
         state.last_was_deal = False
-        state.log.append(f"coup {coup.number} annulled ({void.reason}): its cards are discarded, stakes returned")
+        state.log.append(f"coup {coup.number} annulled ({void.reason}): its cards are discarded, stakes returned"
+                         + (f"; the sabot stays at seat {state.sabot_seat}" if moved else ""))
 
     def finish(self, state: PuntoBancaState) -> PuntoBancaState:
         number = len(state.coups) + 1

@@ -14,13 +14,16 @@ from fractions import Fraction
 from typing import Any
 
 from tapete.core.errors import TapeteError
+from tapete.core.jurisdictions import own_citations
 from tapete.core.money import euros
-from tapete.engine.events import Act, Bet
+from tapete.engine.events import Act, Bet, Event
 from tapete.engine.game import Action, EdgeCase, KindInfo, TableKey
 from tapete.engine.registry import register
 from tapete.engine.rules import Rules
+from tapete.engine.settlement import BetResult, Settlement
 from tapete.engine.shoe import Shoe
 from tapete.games.baccarat import tableau
+from tapete.games.baccarat.chemin_de_fer import Offer
 from tapete.games.baccarat.common import (
     BankAccount,
     Hand,
@@ -34,11 +37,15 @@ from tapete.games.baccarat.common import (
 
 KINDS = ("bank", "player")
 PLAY_VERBS = ("draw", "stand", "cuadro")
-MONEY_VERBS = ("banco", "pass", "top-up")
+MONEY_VERBS = ("banco", "pass", "top-up", "lot")
 IRREGULARITIES = ("early-draw", "burn-exposed", "expose", "misdeal-card", "drop-card", "mistaken-call", "forget-abat",
                   "throw-cards", "wrong-point", "too-slow", "outside-advice")
 HANDS = ("side-1", "side-2", "bank", "croupier")
 STOOD, ABATED, OUT = tableau.STAND, 11, 12     # columns beyond the third-card values: stood, showed a natural, annulled
+
+AUCTION = "001:976; 000:1071; 002:728; 003:2584-2586"      # no banker: the bank to the best bid
+LOT = "001:978; 000:1073; 002:728; 003:2586-2587"          # equal bids: by lot
+FREE_BANK = "001:934; 000:1027; 002:698; 003:2483-2484"    # banca libre answers every stake without limit
 
 DEALT, SIDE1, SIDE2, BANK_ABAT, SIDE1_CARD, SIDE2_CARD, BANK, BANK_CARD, SHOWDOWN, DONE = range(10)
 
@@ -231,6 +238,9 @@ class TwoTablesState(HoldsBanks):
     burn_at: list[int] = field(default_factory=list)
     banco_coups: int = 0              # consecutive banco coups that ended in a juego nulo
     barred: list[str] = field(default_factory=list)  # bankers who won and withdrew (001:982)
+    offers: list[Offer] = field(default_factory=list)  # the bids of an auction for the bank, then the void ones
+    bidding: bool = False             # the first bid holds the bank until the next other event awards it
+    lot: str | None = None            # the bid that won the draw among equal best bids (001:978)
     stop_card_out: bool = False
     commission: Fraction = Fraction(0)
     order: int = 0
@@ -341,8 +351,10 @@ class TwoTablesGame(PlayerBankedGame):
     # -- bets ------------------------------------------------------------------------------------------------------
 
     def _bank_bet(self, state: TwoTablesState, rules: TwoTablesRules, bet: Bet) -> None:
-        if state.bank() is not None:
+        if state.bank() is not None and not state.bidding:
             raise TapeteError("illegal-action", f"bet {bet.id}: a bank is already in play", source="001:976", bet=bet.id)
+        if any(o.id == bet.id for o in state.offers):
+            raise TapeteError("bad-document", f"bet id {bet.id!r} is used twice", bet=bet.id)
         if bet.player in state.barred:
             raise TapeteError("illegal-action", f"bank {bet.id}: a banker who won and withdrew may not be banker again "
                               "during the same sabot", source="001:982", bet=bet.id)
@@ -354,15 +366,84 @@ class TwoTablesGame(PlayerBankedGame):
         if high is not None and state.modality == "limited" and bet.amount > high:
             raise TapeteError("over-maximum", f"bank {bet.id} exceeds the authorised maximum {high}", source="001:990",
                               bet=bet.id)
+        offer = Offer(bet.id, bet.player, bet.amount, seat, behind, len(state.offers))
+        if state.bidding:               # another bid in the auction (001:976-978; R: docs/rulings.md#two-tables-auction)
+            if any(o.player == bet.player and o.final == "open" for o in state.offers):
+                raise TapeteError("illegal-action", f"bank {bet.id}: {bet.player} has already bid for this bank",
+                                  source=own_citations(AUCTION, state.jurisdiction), bet=bet.id)
+            state.offers.append(offer)
+            state.log.append(f"{bet.player} bids {euros(bet.amount)} for the bank: the best bid takes it "
+                             f"({own_citations(AUCTION, state.jurisdiction)})")
+            return
         self._open_bank(state, bet, seat, behind)
+        state.offers = [o for o in state.offers if o.final == "void"] + [offer]
+        state.bidding, state.lot = True, None
         state.log.append(f"{bet.player} holds the bank: {euros(bet.amount)} ({'banca libre' if state.modality == 'free' else 'banca limitada'})")
+
+    # -- the auction of the bank (001:976-978; 003:2584-2587; R: docs/rulings.md#two-tables-auction) -----------
+    def apply(self, state: TwoTablesState, event: Event) -> None:
+        if isinstance(event, Act) and event.do == "lot":
+            self._lot(state, event)             # the draw between equal bids: it does not close the auction
+            return
+        super().apply(state, event)
+
+    def _lot(self, state: TwoTablesState, act: Act) -> None:
+        open_bids = [o for o in state.offers if o.final == "open"]
+        if not state.bidding or len(open_bids) < 2:
+            raise TapeteError("illegal-action", "a lot settles equal bids in an auction for the bank",
+                              source=own_citations(LOT, state.jurisdiction), bet=act.bet)
+        if act.by is not None or act.fields or not any(o.id == act.bet for o in open_bids):
+            raise TapeteError("bad-document", f"lot names the bid that won the draw ({act.bet!r} is none)",
+                              bet=act.bet)
+        state.lot = act.bet
+
+    def _award(self, state: TwoTablesState, rules: TwoTablesRules) -> None:
+        """The auction closes with the next event that is not a bid: the bank goes to the best bid; equal best bids
+        are settled by lot, which the document records with a `lot` act (001:976-978; 003:2584-2587). The other
+        bids are void, their amounts returned."""
+        if not state.bidding:
+            return
+        state.bidding = False
+        bids = [o for o in state.offers if o.final == "open"]
+        state.offers = [o for o in state.offers if o.final == "void"]
+        if len(bids) > 1:
+            best = max(o.amount for o in bids)
+            tied = [o for o in bids if o.amount == best]
+            if len(tied) > 1 and state.lot not in {o.id for o in tied}:
+                raise TapeteError("bad-document", f"equal best bids of {euros(best)} ({', '.join(o.id for o in tied)}): "
+                                  "the bank is drawn by lot; the document names the winner with a `lot` act",
+                                  source=own_citations(LOT, state.jurisdiction))
+            winner = tied[0] if len(tied) == 1 else next(o for o in tied if o.id == state.lot)
+            provisional = state.banks[-1]
+            if provisional.id != winner.id:
+                state.banks.remove(provisional)
+                bank = BankAccount(winner.id, winner.player, winner.seat, winner.behind, winner.amount)
+                bank.add(winner.id, winner.amount)
+                state.banks.append(bank)
+            how = (f"by lot among equal bids ({own_citations(LOT, state.jurisdiction)})" if len(tied) > 1
+                   else f"at auction, the best bid ({own_citations(AUCTION, state.jurisdiction)})")
+            state.log.append(f"the bank is awarded to {winner.player} {how}: {euros(winner.amount)}")
+            for o in bids:
+                if o is not winner:
+                    o.final = "void"
+                    state.offers.append(o)
+                    state.log.append(f"bid {o.id} by {o.player} is void, {euros(o.amount)} returned")
+        state.lot = None
+
+    def settle(self, state: TwoTablesState) -> Settlement:
+        """As the base; a bid that did not win the auction is void, its amount returned."""
+        settlement = super().settle(state)
+        for o in state.offers:
+            if o.final == "void":
+                settlement.bets[o.id] = BetResult(Fraction(o.amount), Fraction(o.amount), final="void")
+        return settlement
 
     def _stake(self, state: TwoTablesState, rules: TwoTablesRules, bet: Bet) -> None:
         bank = state.bank()
         if bank is None:
             raise TapeteError("illegal-action", f"bet {bet.id}: there is no bank to play against", source="001:1020",
                               bet=bet.id)
-        if bank.holding <= 0:
+        if bank.holding <= 0 and state.modality == "limited":
             raise TapeteError("illegal-action", f"bet {bet.id}: la banca ha saltado; no stake until a new deposit",
                               source="001:984", bet=bet.id)
         if state.closed:
@@ -441,7 +522,7 @@ class TwoTablesGame(PlayerBankedGame):
         bank = state.bank()
         if bank is None:
             raise TapeteError("illegal-action", "no bank is in play", source="001:976")
-        if bank.holding <= 0:
+        if bank.holding <= 0 and state.modality == "limited":
             raise TapeteError("illegal-action", "la banca ha saltado: a new deposit (top-up) or the banker leaves (pass)",
                               source="001:984")
         if state.stop_card_out:
@@ -465,8 +546,9 @@ class TwoTablesGame(PlayerBankedGame):
 
     def _cover(self, state: TwoTablesState, bank: BankAccount, stakes: list[Stake]) -> Stake | None:
         """Accept stakes while both sides together stay within the bank: side 1 first, seated by seat, then the
-        others in document order (docs/vocabulary.md §3; R: docs/rulings.md#two-tables-coverage)."""
-        left = bank.holding
+        others in document order (docs/vocabulary.md §3; R: docs/rulings.md#two-tables-coverage). A free bank answers
+        every stake without limit (001:934; R: docs/rulings.md#two-tables-free-bank)."""
+        left = bank.holding if state.modality == "limited" else Fraction(sum(s.amount for s in stakes))
         bancos = [s for s in stakes if s.call == "banco"]
         for s in stakes:
             s.accepted = [Fraction(0), Fraction(0)]
@@ -746,15 +828,31 @@ class TwoTablesGame(PlayerBankedGame):
         if net > 0:                     # the cagnotte on the net gain over both sides (001:1030, C.9-2)
             cagnotte = net * self.rate(state)
             state.commission += cagnotte
-            bank.result(net - cagnotte)
+            if bank.holding == 0:          # a free bank played from an empty table: the gain is the banker's
+                bank.parts[bank.id] += net - cagnotte
+            else:
+                bank.result(net - cagnotte)
             state.log.append(f"the bank gains {euros(net)}: cagnotte {euros(cagnotte)}; bank {euros(bank.holding)}")
         elif net < 0:
+            self._draw_on_deposit(state, bank, -net)
             bank.result(net)
             state.log.append(f"the bank pays {euros(-net)}: bank {euros(bank.holding)}")
-        if bank.holding <= 0:
+        if bank.holding <= 0 and state.modality == "limited":
             state.log.append("la banca ha saltado: a new deposit of at least the first, or the banker leaves (001:984)")
         self._banco_bookkeeping(state, coup, stakes)
         self._check_stop_card(state)
+
+    def _draw_on_deposit(self, state: TwoTablesState, bank: BankAccount, pay: Fraction) -> None:
+        """Banca libre: the banker answers every stake without limit, from the deposit he proved before the game
+        (001:934; 001:992-994; 003:2483-2484). What the bank on the table lacks is drawn from that deposit and added to the bank's
+        stake, so the settlement shows it paying beyond its bank (R: docs/rulings.md#two-tables-free-bank)."""
+        short = pay - bank.holding
+        if state.modality != "free" or short <= 0:
+            return
+        drawn = math.ceil(short)
+        bank.add(bank.id, drawn)
+        state.log.append(f"banca libre: the bank draws {euros(drawn)} from the banker's deposit to pay every stake "
+                         f"({own_citations(FREE_BANK, state.jurisdiction)})")
 
     def _banco_bookkeeping(self, state: TwoTablesState, coup: TwoTablesCoup, stakes: list[Stake]) -> None:
         banco = next((s for s in stakes if s.id == coup.banco), None)

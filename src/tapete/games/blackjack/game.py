@@ -13,13 +13,15 @@ from fractions import Fraction
 from typing import Any
 
 from tapete.core.errors import TapeteError
+from tapete.core.jurisdictions import own_citations
 from tapete.core.money import euros, format_ratio
 from tapete.core.rng import TableRng
 from tapete.engine.bet_index import bet_index
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
 from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
+from tapete.engine.limits import minimum_moves_maximum
 from tapete.engine.settlement import BetResult, Settlement
-from tapete.engine.shoe import Shoe
+from tapete.engine.shoe import Shoe, check_cut_card
 from tapete.games.blackjack.hand import (
     dealer_must_draw,
     dealer_total,
@@ -101,6 +103,7 @@ class BJState:
     hands: list[Hand] = field(default_factory=list)
     dealer: list[str] = field(default_factory=list)
     turn: int | None = None       # index in hands of the hand due
+    third_card: list[int] = field(default_factory=list)   # boxes whose player asked for a third card (003:771-772)
     box_cards: dict[int, list[str]] = field(default_factory=dict)   # cards to each box in dealing order
     rounds: int = 0
     last_of_shoe: bool = False    # the cut card came out: this round is the last of the shoe (000:408)
@@ -199,6 +202,8 @@ class BlackjackGame(Game):
         state = BJState(self.id, jurisdiction, dict(table), self._limits(rules, table))
         if shoe is not None:
             state.shoe = Shoe.from_document(shoe, decks=rules.decks, cut_index=table.get("cut-card"))
+            check_cut_card(state.shoe, full=52 * rules.decks, behind=rules.cut_reserve, exact=False,   # 001:326
+                           what="cut card", source=rules.sources["cut_reserve"], burned=rules.burn)
             face_up = table.get("face-up", [])
             if not isinstance(face_up, list) or not all(_is_int(i) and 0 <= i < len(shoe) for i in face_up):
                 raise TapeteError("bad-document", "table.face-up lists 0-based indices into shoe")
@@ -267,7 +272,8 @@ class BlackjackGame(Game):
         if bet.kind == "main":
             if bet.amount < lim.minimum:
                 raise TapeteError("under-minimum", f"bet {bet.id} ({bet.amount}) is under the table minimum of {lim.minimum}",
-                                  bet=bet.id, source="001:312-314")
+                                  bet=bet.id, source=own_citations("001:312-314; 000:390-392; 002:314-316; 003:850-858",
+                                                                    state.jurisdiction))
             on_box = sum(b.amount for b in waiting)
             if on_box + bet.amount > lim.maximum:   # the maximum is per hand (box), backers included (000:394-396; 000:332)
                 already = f" with {on_box} already on box {box}" if on_box else ""
@@ -395,6 +401,9 @@ class BlackjackGame(Game):
         if bet.status == "void":
             raise TapeteError("illegal-action", f"bet {bet.id}: its round was not dealt", bet=bet.id,
                               source=rules.sources["min_hands"])
+        if bet.status == "done" and act.do in WINDOW_VERBS:
+            raise TapeteError("illegal-action", f"{act.do}: too late — the round of bet {bet.id} has been played",
+                              bet=bet.id, source=self._window_source(rules, act.do))
         if bet.status != "playing" or state.phase == "betting":
             raise TapeteError("illegal-action", f"bet {bet.id} is not in a round being played", bet=bet.id)
         if act.do in WINDOW_VERBS:
@@ -415,17 +424,35 @@ class BlackjackGame(Game):
     def _box_hands(self, state: BJState, box: int) -> list[Hand]:
         return [h for h in state.hands if h.box == box]
 
+    @staticmethod
+    def _window_source(rules: BlackjackRules, verb: str) -> str:
+        return {"insure": rules.sources["insurance_max"], "even-money": rules.sources["even_money"],
+                "surrender": rules.sources["surrender"]}[verb]
+
+    def _even_money_open(self, state: BJState, rules: BlackjackRules, box: int) -> bool:
+        """ES-AN: even money until the next player asks for a third card (003:771-772), box by box; elsewhere with
+        the table-wide window of insurance (R: docs/rulings.md#blackjack-even-money-per-box)."""
+        if state.phase == "window":
+            return True
+        if rules.even_money_window != "box" or state.turn is None:
+            return False
+        order = list(dict.fromkeys(h.box for h in state.hands))
+        return not any(order.index(b) > order.index(box) for b in state.third_card)
+
     def _window_act(self, state: BJState, rules: BlackjackRules, bet: BJBet, act: Act) -> None:
         verb = act.do
-        src = {"insure": rules.sources["insurance_max"], "even-money": rules.sources["even_money"],
-               "surrender": rules.sources["surrender"]}[verb]
+        src = self._window_source(rules, verb)
         if verb == "even-money" and not rules.even_money:
             raise TapeteError("illegal-action", f"there is no even money (pago a la par) in {rules.jurisdiction}", bet=bet.id, source=src)
         if verb == "surrender" and not rules.surrender:
             raise TapeteError("illegal-action", f"there is no surrender (retiro) in {rules.jurisdiction}", bet=bet.id, source=src)
         if bet.kind != "main":
             raise TapeteError("illegal-action", f"bet {bet.id}: a Bolsa bet takes no decisions", bet=bet.id)
-        if state.phase != "window":
+        if verb == "even-money" and rules.even_money_window == "box" and rules.even_money:
+            if not self._even_money_open(state, rules, bet.box):
+                raise TapeteError("illegal-action", "even-money: too late — it must come before the next player asks "
+                                  "for a third card", bet=bet.id, source=rules.sources["even_money_window"])
+        elif state.phase != "window":
             raise TapeteError("illegal-action", f"{verb}: too late — it must come before the third card is dealt to the first "
                               "player who asks for one", bet=bet.id, source=src)
         ace = value(state.dealer[0]) == 1
@@ -467,6 +494,13 @@ class BlackjackGame(Game):
         if state.turn is not None and state.hands[state.turn] is hand:
             self._advance(state, rules)
 
+    @staticmethod
+    def _asks_third_card(state: BJState, hand: Hand) -> None:
+        """A hit or double on a two-card hand asks for a third card: it closes ES-AN's even money for the boxes
+        before it (003:771-772)."""
+        if len(hand.cards) == 2 and hand.box not in state.third_card:
+            state.third_card.append(hand.box)
+
     def _play_act(self, state: BJState, rules: BlackjackRules, bet: BJBet, verb: str) -> None:
         due = state.hands[state.turn] if state.turn is not None else None
         if due is None or due.box != bet.box:
@@ -490,10 +524,12 @@ class BlackjackGame(Game):
             state.log.append(f"box {hand.box}: stands on {hand.total}")
         elif verb == "hit":
             self._check(self.can_hit(rules, state.limits, hand), bet)
+            self._asks_third_card(state, hand)
             card = self._give(state, hand)
             self._after_card(state, hand, card, "hits")
         elif verb == "double":
             self._check(self.can_double(rules, state.limits, hand), bet)
+            self._asks_third_card(state, hand)
             hand.units = 2
             card = self._give(state, hand)
             self._after_card(state, hand, card, "doubles")
@@ -674,7 +710,11 @@ class BlackjackGame(Game):
         if rules.limit_change == "never":
             raise TapeteError("illegal-action", f"in {rules.jurisdiction} a table's limits may not change during the session",
                               source=rules.sources["limit_change"])
-        new_table = {**state.table, **event.values}
+        if rules.jurisdiction == "ES-AN":   # 003:859-861 borrows roulette's 003:355-376: only the minimum varies
+            new_table = minimum_moves_maximum(state.table, event.values, minimum_keys=frozenset({"minimum"}),
+                                              maximum_keys=frozenset(), source=rules.sources["limit_change"])
+        else:
+            new_table = {**state.table, **event.values}
         self._limits(rules, new_table)
         state.next_table = new_table
         state.rounds_to_change = 3
@@ -721,6 +761,12 @@ class BlackjackGame(Game):
                 if ace and not b.insurance and hand.status != "even-money":
                     acts.append(Action("insure", bet=b.id, minimum=1, maximum=int(rules.insurance_max * b.amount)))
                 if decides and ace and rules.even_money and hand.status == "blackjack":
+                    acts.append(Action("even-money", bet=b.id))
+        elif state.phase == "play" and rules.even_money and value(state.dealer[0]) == 1:
+            for b in state.bets:          # ES-AN: each blackjack box until the next player asks for a card
+                if (b.status == "playing" and b.kind == "main" and self.decider(state, b.box).id == b.id
+                        and self._box_hands(state, b.box)[0].status == "blackjack"
+                        and self._even_money_open(state, rules, b.box)):
                     acts.append(Action("even-money", bet=b.id))
                 if decides and not ace and rules.surrender and hand.status not in ("surrendered",):
                     acts.append(Action("surrender", bet=b.id))

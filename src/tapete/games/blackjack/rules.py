@@ -35,6 +35,8 @@ class BlackjackRules(Rules):
     insurance_pays: Fraction
     insurance_max: Fraction                      # share of the original bet
     even_money: bool
+    even_money_window: str                       # table: with insurance, before the first play | box: until the
+    #                                              next player asks for a third card (003:771-772)
     surrender: bool                              # retiro: half lost, not against an ace
     double_totals: tuple[int, ...] | None        # None: any two cards
     double_initial_aces: bool                    # may an initial A-A double
@@ -59,7 +61,7 @@ def _rules(jurisdiction: str, seed: str, lines: Mapping[str, str], **fields: obj
     base: dict[str, object] = dict(
         decks=6, burn=5, cut_reserve=52, boxes=(7,), dealer_stands_soft_17=True, hole_card=False,
         blackjack_pays=Fraction(3, 2), insurance_pays=Fraction(2), insurance_max=Fraction(1, 2),
-        even_money=False, surrender=False, double_totals=(9, 10, 11), double_initial_aces=False,
+        even_money=False, even_money_window="table", surrender=False, double_totals=(9, 10, 11), double_initial_aces=False,
         double_after_split=True, resplit=True, split_aces_one_card=True, split_21_is_blackjack=False,
         dealer_draws_without_live_hands=True, min_hands=1, max_bettors_per_box=None,
         consent_to_back="consent", vacant_box_decider="first-bet", maximum_multiples=(50, 100, 200),
@@ -75,7 +77,7 @@ BLACKJACK_RULES: dict[str, BlackjackRules] = {
         "decks": "240", "burn": "328; R: docs/rulings.md#blackjack-burn-once-per-shoe", "cut_reserve": "326",
         "boxes": "262", "dealer_stands_soft_17": "280", "hole_card": "272-280", "blackjack_pays": "288",
         "insurance_pays": "294", "insurance_max": "294", "even_money": "290-294 (absent)",
-        "surrender": "268-308 (absent)", "double_totals": "308; R: docs/rulings.md#blackjack-double-soft",
+        "even_money_window": "290-294 (absent)", "surrender": "268-308 (absent)", "double_totals": "308; R: docs/rulings.md#blackjack-double-soft",
         "double_initial_aces": "308 (2 or 12 is not 9-11)", "double_after_split": "308", "resplit": "296-300",
         "split_aces_one_card": "302", "split_21_is_blackjack": "304", "dealer_draws_without_live_hands": "280",
         "min_hands": "262 (silent)", "max_bettors_per_box": "262-266 (silent)", "consent_to_back": "262; 001:266",
@@ -88,6 +90,7 @@ BLACKJACK_RULES: dict[str, BlackjackRules] = {
         "boxes": "310; 000:328; R: docs/rulings.md#blackjack-nine-boxes", "dealer_stands_soft_17": "346",
         "hole_card": "338-346", "blackjack_pays": "356", "insurance_pays": "362", "insurance_max": "362",
         "even_money": "364; R: docs/rulings.md#blackjack-decision-window", "surrender": "380-382",
+        "even_money_window": "364 (no deadline); 000:360-362; R: docs/rulings.md#blackjack-decision-window",
         "double_totals": "378", "double_initial_aces": "378; R: docs/rulings.md#blackjack-double-aces-balears",
         "double_after_split": "378", "resplit": "368-370", "split_aces_one_card": "372",
         "split_21_is_blackjack": "374", "dealer_draws_without_live_hands": "346", "min_hands": "328 (silent)",
@@ -102,6 +105,7 @@ BLACKJACK_RULES: dict[str, BlackjackRules] = {
         "decks": "246", "burn": "326; R: docs/rulings.md#blackjack-burn-once-per-shoe", "cut_reserve": "324",
         "boxes": "262", "dealer_stands_soft_17": "286", "hole_card": "278-286", "blackjack_pays": "294",
         "insurance_pays": "298", "insurance_max": "298", "even_money": "296-298 (absent)", "surrender": "312",
+        "even_money_window": "296-298 (absent)",
         "double_totals": "308; R: docs/rulings.md#blackjack-double-soft",
         "double_initial_aces": "308 (2 or 12 is not 9-11)", "double_after_split": "310", "resplit": "300-302",
         "split_aces_one_card": "304", "split_21_is_blackjack": "306", "dealer_draws_without_live_hands": "284",
@@ -116,6 +120,7 @@ BLACKJACK_RULES: dict[str, BlackjackRules] = {
         "cut_reserve": "883-885", "boxes": "629-630", "dealer_stands_soft_17": "717-724", "hole_card": "695-717",
         "blackjack_pays": "742-746", "insurance_pays": "761-763", "insurance_max": "758-760",
         "even_money": "767-772; R: docs/rulings.md#blackjack-decision-window", "surrender": "692-848 (absent)",
+        "even_money_window": "771-772; R: docs/rulings.md#blackjack-even-money-per-box",
         "double_totals": "800-805", "double_initial_aces": "800-805", "double_after_split": "804-805",
         "resplit": "777-789", "split_aces_one_card": "791-793", "split_21_is_blackjack": "795-798",
         "dealer_draws_without_live_hands": "715-717; R: docs/rulings.md#blackjack-dealer-draws-andalucia",
@@ -123,7 +128,8 @@ BLACKJACK_RULES: dict[str, BlackjackRules] = {
         "vacant_box_decider": "683-688; R: docs/rulings.md#blackjack-vacant-box", "maximum_multiples": "863-865",
         "maximum_is_range": "863-865", "limit_change": "859-861; 003:355-367; R: docs/rulings.md#blackjack-limit-change",
         "bolsa": "807-821; R: docs/rulings.md#blackjack-bolsa", "bolsa_pays": "823-843", "accumulated_jackpots": "807-848 (absent)",
-    }, even_money=True, double_totals=None, double_initial_aces=True, dealer_draws_without_live_hands=False,
+    }, even_money=True, even_money_window="box", double_totals=None, double_initial_aces=True,
+        dealer_draws_without_live_hands=False,
         max_bettors_per_box=3, consent_to_back="none", vacant_box_decider="largest-then-right-of-shoe",
         maximum_multiples=(10, 200), maximum_is_range=True, limit_change="after-3-rounds", bolsa=True,
         bolsa_pays=BOLSA_PAYS),

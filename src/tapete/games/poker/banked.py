@@ -21,6 +21,7 @@ from typing import Any
 
 from tapete.core.cards import parse_card
 from tapete.core.errors import TapeteError
+from tapete.core.jurisdictions import own_citations
 from tapete.core.money import euros
 from tapete.core.rng import TableRng
 from tapete.engine.bet_index import bet_index
@@ -420,7 +421,7 @@ class BankedGame(Game):
         state.pos += 1
         if card in state.round.drawn:
             raise TapeteError("bad-card", f"{card} appears twice in round {state.round.number}: each round is dealt "
-                              "from one deck", source=self.deck_source or None)
+                              "from one deck", source=own_citations(self.deck_source, state.jurisdiction) or None)
         state.round.drawn.append(card)
         return card
 

@@ -11,6 +11,7 @@ chips (R-SPLIT, R-ODDCHIP) → stacks carried to the next hand, the *marca* move
 
 from __future__ import annotations
 
+import math
 import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -239,13 +240,15 @@ class CircleGame(Game):
                      "sintético: the mano); default the first occupied seat to the croupier's right"),
             TableKey("structure", default="no-limit", description="fixed | pot-limit | no-limit"),
             TableKey("forced", default="ante", description="ante | blinds (blinds: Omaha family and hold'em only)"),
-            TableKey("ante", default=None, description="the ante; at most m/2 (ES-IB sintético: m); default m/2 (ES-IB: m)"),
+            TableKey("ante", default=None, description="the ante; at most m/2, default m/2 (ES-IB sintético: exactly m)"),
             TableKey("rake", default=None, description="option (a): percent of each pot; default the maximum (5, ES-IB 3)"),
             TableKey("chip", default=1, description="the chip unit for odd chips, cents"),
             TableKey("uncalled", default="returned", description="R-UNCALLED: returned | raked"),
             TableKey("buy-in", default=None, description="the resto inicial: the least a player sits down with, cents; "
                      "default and floor 10 m (ES-IB sintético: 25 m to 100 m)"),
             TableKey("buy-in-max", default=None, description="the most a player sits down with, cents; default 100 m"),
+            TableKey("rebuy-minimum", default=None, description="the reposición mínima, cents: at most the resto inicial "
+                     "(ES-AN sintético 20 % to 40 % of it, default 20 %); a bet's rebuy is at least this"),
             TableKey("rounding", default="player", description="docs/format.md rounding policy"),
         ]
         if v.draw:
@@ -289,6 +292,9 @@ class CircleGame(Game):
         if not _is_int(ante) or ante < 0 or ante > ceiling:
             raise TapeteError("bad-table", f"the ante must be between 0 and {ceiling} (m/2)" if rules.ante_max_half else
                               f"the ante must be between 0 and the table minimum {m}", source=rules.sources["ante_max_half"])
+        if not rules.ante_max_half and forced == "ante" and ante != m:    # 000:1515: "la apuesta mínima antes fijada"
+            raise TapeteError("bad-table", f"the forced bet is the table minimum fixed by the casino ({m}), not {ante}",
+                              source=rules.sources["ante_max_half"])
         if forced == "ante" and ante == 0:
             raise TapeteError("bad-table", "an ante table needs an ante above 0", source=rules.sources["forced"])
         rake = _percent(table.get("rake", rules.rake_max))
@@ -317,6 +323,7 @@ class CircleGame(Game):
         if self.id == "poker-sintetico":
             default_formation = "best" if rules.jurisdiction == "ES-IB" else "two-plus-three"
         self._buy_in(rules, table, m)       # the table server's buy-in range: validated here with the limits
+        self._rebuy_minimum(rules, table, m)
         return Config(m, structure, forced, ante if forced == "ante" else 0, rake, chip, deck, early,
                       table.get("first-actor", "left-of-big-blind"), table.get("uncalled", "returned"),
                       table.get("after-draw", "right"), table.get("raise-cap", rules.raise_cap),
@@ -338,6 +345,49 @@ class CircleGame(Game):
                               + (f" and at most {cap}" if cap is not None else ""), source=rules.sources["buy_in"])
         return low, high
 
+    @classmethod
+    def _rebuy_minimum(cls, rules: CircleRules, table: dict[str, Any], m: int) -> int | None:
+        """The reposición mínima (R: docs/rulings.md#circle-rebuy-bounds): never above the resto inicial (the table's
+        `buy-in`, 003:4378-4380), in sintético 20 % to 40 % of it (003:5581-5582); Baleares scales the reposición
+        on the table's bet instead (000:1487)."""
+        value = table.get("rebuy-minimum")
+        share = rules.rebuy_minimum_share
+        if value is None:
+            if share is None or share[0] == 0:
+                return None
+            return math.ceil(share[0] * cls._buy_in(rules, table, m)[0])
+        src = rules.sources["rebuy_minimum_share"]
+        if not _is_int(value) or value <= 0:
+            raise TapeteError("bad-document", "table.rebuy-minimum is a positive amount in cents")
+        if share is None:
+            raise TapeteError("bad-table", "the reposición is fixed on the scale of the table's bet, 5 to 100 times it: "
+                              "there is no reposición mínima to set", source=src)
+        resto = cls._buy_in(rules, table, m)[0]
+        if not share[0] * resto <= value <= share[1] * resto:
+            raise TapeteError("bad-table", f"the reposición mínima {value} must lie between {math.ceil(share[0] * resto)} "
+                              f"and {math.floor(share[1] * resto)} (the resto inicial is {resto})", source=src)
+        return value
+
+    def _check_rebuy(self, state: CircleState, bet: Bet, rebuy: int) -> None:
+        """A bet's `rebuy` within the table's bounds: 5 to 100 times the table's bet in Baleares (000:1483-1487), at
+        least the reposición mínima where one is set (003:4378-4380; 003:5581-5582)."""
+        if rebuy == 0:
+            return
+        rules, m = self._rules(state), state.config.minimum
+        if rules.rebuy_times_bet is not None:
+            low, high = (k * m for k in rules.rebuy_times_bet)
+            src = rules.sources["rebuy_times_bet"]
+            if rebuy < low:
+                raise TapeteError("under-minimum", f"bet {bet.id}: a reposición is at least {low} ({rules.rebuy_times_bet[0]}"
+                                  f" times the table's bet), not {rebuy}", source=src, bet=bet.id)
+            if rebuy > high:
+                raise TapeteError("over-maximum", f"bet {bet.id}: a reposición is at most {high} ({rules.rebuy_times_bet[1]}"
+                                  f" times the table's bet), not {rebuy}", source=src, bet=bet.id)
+        floor = self._rebuy_minimum(rules, state.table, m)
+        if floor is not None and rebuy < floor:
+            raise TapeteError("under-minimum", f"bet {bet.id}: a reposición is at least the table's reposición mínima "
+                              f"{floor}, not {rebuy}", source=rules.sources["rebuy_minimum_share"], bet=bet.id)
+
     def buy_in_range(self, jurisdiction: str, table: dict[str, Any]) -> tuple[int, int]:
         """(least, most) a player sits down with at a table of these settings (the table server's buy-in)."""
         rules = self.rules_for(jurisdiction)
@@ -358,12 +408,12 @@ class CircleGame(Game):
             seat, player, stack = entry.get("seat"), entry.get("player"), entry.get("stack")
             if not _is_int(seat) or not 1 <= seat <= 10:
                 raise TapeteError("bad-document", "seats are numbered 1-10 from the croupier's right",
-                                  source="003:4054-4056")
+                                  source=self._cite(jurisdiction, "003:4054-4056"))
             if not isinstance(player, str) or not player or not _is_int(stack) or stack < 0:
                 raise TapeteError("bad-document", "a seat needs a player (string) and his stack (cents)")
             if player in seats or seat in seats.values():
                 raise TapeteError("bad-document", f"seat {seat} or player {player!r} is listed twice",
-                                  source="003:4198-4200")
+                                  source=self._cite(jurisdiction, "003:4198-4200"))
             seats[player] = seat
             stacks[player] = stack
         button = table.get("button", min(seats.values(), default=None))
@@ -422,6 +472,7 @@ class CircleGame(Game):
         rebuy = bet.extra.get("rebuy", 0)
         if not _is_int(rebuy) or rebuy < 0:
             raise TapeteError("bad-document", f"bet {bet.id}: rebuy is cents added to the stack", bet=bet.id)
+        self._check_rebuy(state, bet, rebuy)
         state.pending.append(bet)
 
     def _limits(self, state: CircleState, event: Limits) -> None:
@@ -464,7 +515,8 @@ class CircleGame(Game):
         bets = {b.player: b for b in state.pending}
         order = self._order(state, list(bets))
         if len(order) < 2:
-            raise TapeteError("bad-document", "a circle hand needs at least two players", source="003:4154-4160")
+            raise TapeteError("bad-document", "a circle hand needs at least two players",
+                              source=self._cite(state.jurisdiction, "003:4154-4160"))
         if len(order) > rules.max_players:
             raise TapeteError("bad-document", f"{self.id} seats at most {rules.max_players} players",
                               source=rules.sources["max_players"])
@@ -479,7 +531,7 @@ class CircleGame(Game):
             state.stacks[player] += b.extra.get("rebuy", 0)
             if state.stacks[player] <= 0:
                 raise TapeteError("bad-document", f"bet {b.id}: {player} has no chips to play with", bet=b.id,
-                                  source="003:4228-4233")
+                                  source=self._cite(state.jurisdiction, "003:4228-4233"))
             seats.append(bt.Seat(player, state.seats[player], b.id, state.stacks[player]))
             state.accounts[b.id] = Account()
             state.players[b.id] = player
@@ -867,9 +919,10 @@ class CircleGame(Game):
                 self._hold(state, hand, i, act)
                 return
             due = b.seats[b.to_act].player if b.to_act is not None else "nobody"
-            why = " (only a bet made out of turn binds, 003:4790-4795)" if fields.get("out-of-turn") else ""
+            src = self._out_of_turn_source(state)
+            why = f" (only a bet made out of turn binds, {src})" if fields.get("out-of-turn") else ""
             raise TapeteError("out-of-turn", f"{b.seats[i].player} acts, but {due} is to act{why}", bet=act.bet,
-                              source="003:4790-4795")
+                              source=src)
         amount = fields.get("amount")
         if act.do == "chips":
             verb, amount = self._silent_chips(state, hand, act)
@@ -891,7 +944,8 @@ class CircleGame(Game):
                 raise TapeteError("illegal-action", f"{verb} is not due: round {b.round} is being bet", bet=act.bet)
             if fields.get("string") and verb in ("bet", "raise"):
                 raise TapeteError("illegal-action", "a string (cascade) bet must be declared aloud: write it as "
-                                  "'chips' with 'string': true", source="003:4269-4272", bet=act.bet)
+                                  "'chips' with 'string': true", source=self._cite(state.jurisdiction, "003:4269-4272"),
+                                  bet=act.bet)
         self._apply_betting(state, hand, i, verb, amount)
 
     def _apply_betting(self, state: CircleState, hand: Hand, i: int, verb: str, amount: object) -> None:
@@ -983,7 +1037,19 @@ class CircleGame(Game):
         if any(h.seat == i for h in hand.held):
             raise TapeteError("out-of-turn", f"{s.player} already has an out-of-turn bet waiting", bet=act.bet)
         hand.held.append(Held(i, act.do, amount, b.highest))
-        state.log.append(f"{s.player} bets {amount} out of turn: it stands (003:4790-4795)")
+        state.log.append(f"{s.player} bets {amount} out of turn: it stands ({self._out_of_turn_source(state)})")
+
+    @staticmethod
+    def _cite(jurisdiction: str, source: str) -> str:
+        """Andalucía's common circle-poker article; at a Baleares sintético table, whose text is silent there, the
+        same procedure applied as a reading (R: docs/rulings.md#sintetico-ib-common-procedures)."""
+        if jurisdiction == "ES-IB" and "000:" not in source:
+            return f"{source}; R: docs/rulings.md#sintetico-ib-common-procedures"
+        return source
+
+    def _out_of_turn_source(self, state: CircleState) -> str:
+        """The article on out-of-turn bets of the table's own text: 003:4790-4795, Baleares' 000:1589."""
+        return self._rules(state).sources["out_of_turn_withdraw"].split(";")[0].strip()
 
     def _silent_chips(self, state: CircleState, hand: Hand, act: Act) -> tuple[str, int | None]:
         """Chips pushed without a declaration (003:4759-4785): the text says what they mean
@@ -1010,7 +1076,8 @@ class CircleGame(Game):
             return "raise", min(total, opts.raise_to[1])
         if act.fields.get("string"):
             raise TapeteError("illegal-action", "a string (cascade) bet not declared aloud is refused",
-                              source="003:4269-4272; R: docs/rulings.md#circle-string-bet", bet=act.bet)
+                              source=self._cite(state.jurisdiction, "003:4269-4272; R: docs/rulings.md#circle-string-bet"),
+                              bet=act.bet)
         if opts.bet is None:
             return "check", None
         total = s.street + chips
@@ -1155,7 +1222,8 @@ class CircleGame(Game):
                 hand.burned.append(self._draw(state, hand))
             else:
                 early += [self._draw(state, hand) for _ in range(int(step.split(":")[1]))]
-        state.log.append(f"{' '.join(early)} turned before the round closed: not valid (003:5312-5333)")
+        state.log.append(f"{' '.join(early)} turned before the round closed: not valid "
+                         f"({self._cite(state.jurisdiction, '003:5312-5333')})")
         hand.set_aside = early
         if b.round == 2:          # the turn: its own burn and card follow; the river from the shuffled stub
             river = self._next_street(hand, after=steps[-1] + 1)
@@ -1236,12 +1304,12 @@ class CircleGame(Game):
             raise TapeteError("illegal-action", f"the showdown is under way: show or muck, not {act.do}", bet=act.bet)
         if i != hand.show_queue[0]:
             raise TapeteError("out-of-turn", f"{b.seats[hand.show_queue[0]].player} shows now", bet=act.bet,
-                              source="003:4615-4622")
+                              source=self._cite(state.jurisdiction, "003:4615-4622"))
+        if act.do == "muck" and not self._others_contend(hand, i):
+            raise TapeteError("illegal-action", "the last player in the showdown cannot give up the pot",
+                              bet=act.bet, source=self._cite(state.jurisdiction, "003:4617-4622"))
         hand.show_queue.pop(0)
         if act.do == "muck":
-            if not any(k not in hand.mucked for k in hand.show_queue):
-                raise TapeteError("illegal-action", "the last player in the showdown cannot give up the pot",
-                                  bet=act.bet)
             hand.mucked.append(i)
             state.log.append(f"{b.seats[i].player} gives up the pot without showing")
             hand.history.append(f"p{i + 1} sm")
@@ -1250,6 +1318,12 @@ class CircleGame(Game):
             hand.history.append(f"p{i + 1} sm {phh_cards(hand.holes[i])}")
         if not hand.show_queue:
             self._award(state, hand)
+
+    @staticmethod
+    def _others_contend(hand: Hand, i: int) -> bool:
+        """003:4617-4622: a player may throw his cards away at his turn to show while another live player, one who
+        has already shown or one still to show, keeps a claim to the pot (docs/rulings.md#showdown-muck)."""
+        return any(k != i and k not in hand.mucked for k in hand.betting.live())
 
     def _all_cards(self, hand: Hand, i: int) -> list[str]:
         return hand.holes[i] + hand.common
@@ -1291,14 +1365,16 @@ class CircleGame(Game):
             state.log.append(f"{opener.player} cannot show openers: false open, he withdraws")
         returned = {i: 0 for i in range(len(b.seats))}
         for i, s in enumerate(b.seats):
-            if s.state == "refunded":
+            if s.state == "refunded" or not b.live():    # nobody left to win: R: docs/rulings.md#circle-touching-hands
                 returned[i] += s.total
-        refund = bt.uncalled(b) if state.config.uncalled == "returned" else {}
+        if not b.live():
+            state.log.append("no hand is left to win the pot: the hand is void and every chip is returned")
+        refund = bt.uncalled(b) if state.config.uncalled == "returned" and b.live() else {}
         for i, chips in refund.items():
             returned[i] += chips
             state.log.append(f"{b.seats[i].player}'s uncalled {chips} is returned")
         rake_total = 0
-        for n, pot in enumerate(bt.build_pots(b, refund)):
+        for n, pot in enumerate(bt.build_pots(b, refund) if b.live() else []):
             rake = bt.rake_of(pot.amount, state.config.rake)
             rake_total += rake
             net = pot.amount - rake
@@ -1388,11 +1464,12 @@ class CircleGame(Game):
                 acc.final = "void"
                 s.total = 0
             hand.phase, hand.carry = "over", ""
-            state.log.append(f"hand {hand.number} void ({reason}): every chip is returned (003:4714-4719)")
+            state.log.append(f"hand {hand.number} void ({reason}): every chip is returned "
+                             f"({self._cite(state.jurisdiction, '003:4714-4719')})")
             return
         if b.actions >= 2:
             raise TapeteError("illegal-action", f"{reason}: noticed after two actions, the hand stands",
-                              source="003:4714-4719; R: docs/rulings.md#circle-misdeal")
+                              source=self._cite(state.jurisdiction, "003:4714-4719; R: docs/rulings.md#circle-misdeal"))
         for i, s in enumerate(b.seats):       # back to the forced bets as posted
             keep = hand.base[i] + hand.forced[i]
             s.stack += s.total - keep
@@ -1500,7 +1577,7 @@ class CircleGame(Game):
         if hand.phase == "show":
             bet_id = b.seats[hand.show_queue[0]].bet
             acts = [Action("show", bet=bet_id)]
-            if any(k not in hand.mucked for k in hand.show_queue[1:]):
+            if self._others_contend(hand, hand.show_queue[0]):
                 acts.append(Action("muck", bet=bet_id))
             return acts
         return []

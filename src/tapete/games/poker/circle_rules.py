@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 
 from tapete.engine.rules import Rules
 
@@ -26,6 +27,8 @@ COMMON = {
     "skipped_turn": "003:4808-4812",
     "session_fees": "003:4090-4101; docs/vocabulary.md §14-4",
     "buy_in": "003:4374-4380; R: docs/rulings.md#circle-server-buy-in",
+    "rebuy_times_bet": "003:4378-4379 (the casino's; no scale); R: docs/rulings.md#circle-rebuy-bounds",
+    "rebuy_minimum_share": "003:4378-4380; R: docs/rulings.md#circle-rebuy-bounds",
 }
 
 
@@ -57,6 +60,9 @@ class CircleRules(Rules):
     session_fees: str                      # options (b) and (c): charged by the table server
     special: tuple[str, ...]               # the variant's own rules, in words
     buy_in: tuple[int, int | None] = (10, None)   # the resto inicial in multiples of m: least, most (None: the casino's)
+    rebuy_times_bet: tuple[int, int] | None = None    # each reposición in multiples of m (ES-IB sintético: 5 to 100)
+    rebuy_minimum_share: tuple[Fraction, Fraction] | None = (Fraction(0), Fraction(1))   # the reposición mínima
+    #                                                 as a share of the resto inicial: above the first, at most the second
 
 
 def _rules(jurisdiction: str, sources: Mapping[str, str], **fields: object) -> CircleRules:
@@ -192,6 +198,7 @@ RULES: dict[str, dict[str, CircleRules]] = {
                 "board": "003:5551-5553; 003:5607-5624", "burns": "003:5603-5624",
                 "betting_rounds": "003:5607-5624", "direction": "003:5567-5571; 003:5603-5605; 003:5619-5621",
                 "structures": "003:5574-5579", "forced": "003:5599-5601", "ante_max_half": "003:5582-5583",
+                "rebuy_minimum_share": "003:5581-5582; R: docs/rulings.md#circle-rebuy-bounds",
                 "first_actor": "003:5607-5621; R: docs/rulings.md#circle-sintetico-first",
                 "hand": "003:5545-5549", "ranking": "003:5557-5565; 003:5585-5591",
                 "special": "003:5594-5597; 003:5626-5663",
@@ -201,6 +208,7 @@ RULES: dict[str, dict[str, CircleRules]] = {
             first_actor="round 1 the mano; then the previous round's highest bettor (if all-in, the next to his right)",
             hand="exactly his two cards and three common cards", ranking="short-deck (flush over full, A-8-9-T-J)",
             special=("the marca marks the mano, starts at the first occupied seat to the croupier's right",),
+            rebuy_minimum_share=(Fraction(1, 5), Fraction(2, 5)),
         ),
         "ES-IB": _rules(
             "ES-IB",
@@ -216,6 +224,8 @@ RULES: dict[str, dict[str, CircleRules]] = {
                 "split": "000:1549; R: docs/rulings.md#circle-split-and-odd-chips",
                 "out_of_turn_withdraw": "000:1589", "skipped_turn": "000:1595",
                 "session_fees": "000:1393", "special": "000:1491; 000:1561-1595", "buy_in": "000:1483-1487",
+                "rebuy_times_bet": "000:1483; 000:1487", "rebuy_minimum_share": "000:1483-1487 (none: the scale is "
+                "of the table's bet)",
             },
             deck_sizes=(28,), hole_cards="2 down, counter-clockwise", board="5 common laid at once, turned one per round",
             burns=0, betting_rounds=5, direction="counter-clockwise", forced=("ante",), ante_max_half=False,
@@ -225,7 +235,7 @@ RULES: dict[str, dict[str, CircleRules]] = {
             out_of_turn_withdraw=False, skipped_turn="the jefe de sector decides (default: a check)",
             session_fees="none: only the per-hand percentage",
             special=("at least four players (not checked by settle, docs/vocabulary.md §0.4)",),
-            buy_in=(25, 100),
+            buy_in=(25, 100), rebuy_times_bet=(5, 100), rebuy_minimum_share=None,
         ),
     },
 }

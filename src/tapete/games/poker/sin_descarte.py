@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from tapete.core.errors import TapeteError
+from tapete.core.jurisdictions import own_citations
 from tapete.core.money import euros
 from tapete.engine.events import Act, Bet, Void
 from tapete.engine.game import EdgeCase, KindInfo, TableKey
@@ -126,7 +127,7 @@ SIN_DESCARTE_RULES: dict[str, SinDescarteRules] = {
     }, bets_per_box=4, maximum_multiples=(10, 20, 25), maximum_is_range=False, maximum_scope="bet",
         jackpot_contribution="90% of each stake goes into the meter", jackpot_several_winners="split equally (as ES-AN)",
         card_purchase="always", blind_boxes=False, upcards=("last", "first"),
-        information_forfeit="ante and call (table option: the side bets too)"),
+        information_forfeit="ante, call and side bets (table option)"),
     "ES-AN": _rules("ES-AN", {
         "deck": f"003:2920-2923; 003:3127-3131; {R}banked-poker-fresh-deck", "boxes": "003:2964-2968",
         "bets_per_box": "003:2968-2972", "maximum_multiples": f"003:3097-3102; {R}sin-descarte-maximum",
@@ -212,8 +213,8 @@ class PokerSinDescarte(BankedGame):
                      "meter after the round (ES-IB: 90, fixed; ES-AN: default 0)"),
             TableKey("seguro-paid-if-fold", default=False, description="the seguro and carousel still pay after a fold "
                      "(docs/rulings.md#sin-descarte-seguro)"),
-            TableKey("forfeit-side-bets", default=None, description="a player who shows his cards also loses his seguro "
-                     "and carousel stakes (default: ES-AN yes, ES-IB no; docs/rulings.md#sin-descarte-forfeit)"),
+            TableKey("forfeit-side-bets", default=True, description="a player who shows his cards also loses his seguro "
+                     "and carousel stakes (default yes in both texts; docs/rulings.md#sin-descarte-forfeit-both)"),
             TableKey("rounding", default="player", description="docs/format.md's rounding policy"),
         ]
 
@@ -254,7 +255,8 @@ class PokerSinDescarte(BankedGame):
             rate = 0
         if not 0 <= percent(rate, "jackpot-contribution") <= 1:
             raise TapeteError("bad-table", "table.jackpot-contribution is a percentage, 0 to 100")
-        forfeit = flag(table, "forfeit-side-bets", rules.jurisdiction == "ES-AN")
+        # 000:1353 and 003:3297-3298 say the same (R: docs/rulings.md#sin-descarte-forfeit-both)
+        forfeit = flag(table, "forfeit-side-bets", True)
         return {"minimum": m, "maximum": maximum, "insurance": insurance, "purchase": purchase, "upcard": upcard,
                 "deal": deal, "jackpot-stake": stake, "jackpot": meter, "contribution": str(rate),
                 "seguro-if-fold": flag(table, "seguro-paid-if-fold", False), "forfeit-side-bets": forfeit}
@@ -290,7 +292,7 @@ class PokerSinDescarte(BankedGame):
     def _check_ante(self, rules: SinDescarteRules, cfg: dict[str, Any], bet: Bet, antes: list[BoxBet]) -> None:
         if bet.amount < cfg["minimum"]:
             raise TapeteError("under-minimum", f"bet {bet.id} ({bet.amount}) is under the table minimum of {cfg['minimum']}",
-                              bet=bet.id, source="000:1335; 003:3133-3135")
+                              bet=bet.id, source=own_citations("000:1335; 003:3133-3135", rules.jurisdiction))
         on_box = sum(b.amount for b in antes) if rules.maximum_scope == "box" else 0
         if on_box + bet.amount > cfg["maximum"]:
             already = f" with {on_box} already on the box" if on_box else ""
@@ -307,7 +309,7 @@ class PokerSinDescarte(BankedGame):
             stake = cfg["jackpot-stake"] = bet.amount
         if bet.amount != stake:
             raise TapeteError("bad-amount", f"bet {bet.id}: the carousel is played with its single stake of {stake}",
-                              bet=bet.id, source="000:1359; 003:3240-3242")
+                              bet=bet.id, source=own_citations("000:1359; 003:3240-3242", state.jurisdiction))
         if state.meter is None:
             state.meter = Fraction(JACKPOT_FLOOR * stake)
         elif rules.jackpot_floor and state.meter < rules.jackpot_floor * stake and state.rounds == 0:
@@ -351,7 +353,7 @@ class PokerSinDescarte(BankedGame):
                               bet=bet.id)
         if self._seated(state, bet.box).id != bet.id:
             raise TapeteError("illegal-action", f"bet {bet.id}: the player seated at box {bet.box} decides for it",
-                              bet=bet.id, source="000:1267; 003:2974-2977")
+                              bet=bet.id, source=own_citations("000:1267; 003:2974-2977", state.jurisdiction))
         done = [a["do"] for a in bet.acts]
         if "expose" in done:
             raise TapeteError("illegal-action", f"bet {bet.id}: the box has forfeited (cards shown)", bet=bet.id,

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from tapete.core.errors import TapeteError
+from tapete.core.jurisdictions import own_citations
 from tapete.engine.events import Act, Bet, Void
 from tapete.engine.game import EdgeCase, KindInfo, TableKey
 from tapete.engine.registry import register
@@ -173,7 +174,7 @@ class Trijoker(BankedGame):
                               source=rules.sources["one_box_per_player"])
         if bet.amount < cfg["minimum"]:
             raise TapeteError("under-minimum", f"bet {bet.id}: each bet ({bet.amount}) is under the minimum of "
-                              f"{cfg['minimum']}", bet=bet.id, source="000:1679; 003:3435-3437")
+                              f"{cfg['minimum']}", bet=bet.id, source=own_citations("000:1679; 003:3435-3437", state.jurisdiction))
         if bet.amount > cfg["maximum"]:
             raise TapeteError("over-maximum", f"bet {bet.id}: each bet ({bet.amount}) exceeds the maximum of {cfg['maximum']}",
                               bet=bet.id, source=rules.sources["maximum_multiples"])

@@ -11,11 +11,13 @@ from fractions import Fraction
 from typing import Any
 
 from tapete.core.errors import TapeteError
+from tapete.core.jurisdictions import own_citations
 from tapete.core.money import euros, format_ratio
 from tapete.engine import zero_system
 from tapete.engine.bet_index import bet_index, forget
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
 from tapete.engine.game import Action, EdgeCase, Game, KindInfo, TableKey
+from tapete.engine.limits import minimum_moves_maximum
 from tapete.engine.settlement import BetResult, Settlement
 from tapete.games.roulette import layout
 from tapete.games.roulette.rules import ALL_KINDS, OUTSIDE, SIMPLE, RouletteRules, max_group
@@ -204,7 +206,7 @@ class RouletteGame(Game):
     def _bet(self, state: RouletteState, rules: RouletteRules, bet: Bet) -> None:
         if state.closed or state.void_pending:
             why = "after a void spin the ball is relaunched at once" if state.void_pending else "no va más has been called"
-            raise TapeteError("bet-closed", f"bet {bet.id} refused: {why}", source="001:159; 003:396-400", bet=bet.id)
+            raise TapeteError("bet-closed", f"bet {bet.id} refused: {why}", source=own_citations("001:159; 000:192; 002:190; 003:396-400", state.jurisdiction), bet=bet.id)
         if bet.id in bet_index(state, state.bets, _riding_spot).ids:
             raise TapeteError("bad-document", f"bet id {bet.id!r} is used twice", bet=bet.id)
         if bet.extra:
@@ -384,7 +386,12 @@ class RouletteGame(Game):
         if rules.limit_change == "never":
             raise TapeteError("illegal-action", f"in {rules.jurisdiction} a table's limit may not change during the session",
                               source=rules.sources["limit_change"])
-        new_table = {**state.table, **event.values}
+        if rules.jurisdiction == "ES-AN":   # 003:362-367, 003:374-376: the minimum varies, the maxima with it
+            new_table = minimum_moves_maximum(state.table, event.values,
+                                              minimum_keys=frozenset({"minimum", "minimum-simple"}),
+                                              maximum_keys=frozenset({"tier"}), source=rules.sources["limit_change"])
+        else:
+            new_table = {**state.table, **event.values}
         self._limits(rules, new_table)     # validate now
         state.next_table = new_table
         state.spins_to_change = 3          # R: docs/rulings.md#roulette-limit-change (000:176; 003:362-367)

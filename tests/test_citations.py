@@ -1,0 +1,97 @@
+"""Every citation a game gives, in its rules data, its log lines and its errors, belongs to the text of the table's
+jurisdiction: ES cites 001, ES-IB 000, ES-GA 002, ES-AN 003 (issue 19: an ES-IB sintético log line cited Andalucía's
+003:4790-4795 for Baleares' 000:1589). Another text may be cited only where a reading borrows it (`R: ...` in the
+same source) or where the jurisdiction's own text makes it apply (Baleares' bingo: 000:45-47 applies the 1979
+national order). 004 is a fragment of no known jurisdiction, cited by a reading (trente et quarante insurance)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tapete.conformance.document import settle_document
+from tapete.core.jurisdictions import JURISDICTIONS, own_citations
+from tapete.engine.registry import all_games
+
+HERE = Path(__file__).parent
+CITATION = re.compile(r"\b(00\d):\d+")
+INCORPORATES = {"ES-IB": ("000:45-47",)}      # the jurisdiction's article that makes another text apply
+
+
+def foreign(text: str, jurisdiction: str) -> list[str]:
+    own = JURISDICTIONS[jurisdiction].seed
+    return [m.group(0) for m in CITATION.finditer(text) if m.group(1) not in (own, "004")]
+
+
+def test_own_citations_keeps_the_jurisdictions_article() -> None:
+    both = "000:1335; 003:3133-3135; R: docs/rulings.md#x"
+    assert own_citations(both, "ES-AN") == "003:3133-3135; R: docs/rulings.md#x"
+    assert own_citations(both, "ES-IB") == "000:1335; R: docs/rulings.md#x"
+    assert own_citations(both, "ES") == both            # no article of its own: left whole, the test below flags it
+
+
+def test_rules_sources_cite_the_jurisdictions_own_text() -> None:
+    wrong = []
+    for game in all_games():
+        for j, rules in game.rules.items():
+            for name, source in rules.sources.items():
+                borrowed = "R:" in source or any(a in source for a in INCORPORATES.get(j, ()))
+                if foreign(source, j) and not borrowed:
+                    wrong.append((game.id, j, name, source))
+    assert wrong == []
+
+
+def _documents() -> list[Any]:
+    docs = []
+    for path in sorted((HERE / "golden").glob("*.jsonl")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if line.strip() and not line.startswith("//"):
+                docs.append(pytest.param(json.loads(line)["doc"], id=f"{path.stem}:{n}"))
+    return docs
+
+
+def _emitted(doc: dict[str, Any]) -> list[str]:
+    answer = settle_document(doc)
+    texts = list(answer.get("log", []))
+    if "error" in answer:
+        texts += [answer["error"].get("source") or "", answer["error"]["message"]]
+    return texts
+
+
+@pytest.mark.parametrize("doc", _documents())
+def test_log_lines_and_errors_cite_the_jurisdictions_own_text(doc: dict[str, Any]) -> None:
+    j = doc.get("jurisdiction")
+    if j not in JURISDICTIONS:
+        return
+    wrong = [t for t in _emitted(doc) if foreign(t, j) and "R:" not in t]
+    assert wrong == []
+
+
+def test_sintetico_ES_IB_out_of_turn_cites_000_1589() -> None:
+    seats = [{"seat": k + 1, "player": p, "stack": 100000} for k, p in enumerate("ABC")]
+    events = [{"bet": {"id": p.lower(), "player": p, "kind": "hand", "amount": 1000}} for p in "ABC"]
+    events += [{"deal": {}}, {"act": {"bet": "c", "do": "bet", "amount": 2000, "out-of-turn": True}},
+               {"act": {"bet": "b", "do": "check", "out-of-turn": True}}]
+    doc = {"game": "poker-sintetico", "jurisdiction": "ES-IB", "table": {"minimum": 1000, "seats": seats, "button": 1},
+           "shoe": ["AS", "AH", "KS", "KH", "QS", "QH", "8C", "9D", "TH", "JC", "QD"], "events": events}
+    texts = _emitted(doc)
+    assert any("000:1589" in t for t in texts), texts
+    assert not [t for t in texts if foreign(t, "ES-IB")], texts
+
+
+def test_sintetico_ES_IB_borrowed_procedure_is_cited_as_a_reading() -> None:
+    """The last player with a claim may not give up the pot (003:4617-4622): at a Baleares table that article is a
+    borrowed reading, and the error says so."""
+    seats = [{"seat": k + 1, "player": p, "stack": 100000} for k, p in enumerate("AB")]
+    events = [{"bet": {"id": p.lower(), "player": p, "kind": "hand", "amount": 1000}} for p in "AB"]
+    events += [{"deal": {}}] + [{"act": {"bet": p, "do": "check"}} for _ in range(5) for p in "ab"]
+    events += [{"act": {"bet": "a", "do": "muck"}}, {"act": {"bet": "b", "do": "muck"}}]
+    doc = {"game": "poker-sintetico", "jurisdiction": "ES-IB", "table": {"minimum": 1000, "seats": seats, "button": 1},
+           "shoe": ["AS", "AH", "KS", "KH", "8C", "9D", "TH", "JC", "QD"], "events": events}
+    answer = settle_document(doc)
+    assert answer.get("error", {}).get("code") == "illegal-action", answer
+    assert "R: docs/rulings.md#sintetico-ib-common-procedures" in answer["error"]["source"]
