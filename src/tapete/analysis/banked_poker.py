@@ -622,13 +622,6 @@ class PaiGowKernel:
         return [pg_histogram(counts, self.commission, "bank" if s.kind == "bank" else "main") for s in specs]
 
 
-def register_kernels() -> None:
-    from tapete.analysis.simulate import KERNELS
-
-    KERNELS.setdefault("poker-sin-descarte", SinDescarteKernel)
-    KERNELS.setdefault("pai-gow", PaiGowKernel)
-
-
 # ------------------------------------------------------------------------------------------------ trijoker, tripoker kernels
 #
 # Both draw each round's cards as a partial Fisher-Yates from the chunk's NumPy stream (`_draws`), look hands up

@@ -181,11 +181,20 @@ def edge_of(game: Game, jurisdiction: str, case: EdgeCase) -> EdgeResult:
 
 
 def edges(game: Game, jurisdiction: str) -> list[EdgeResult]:
-    """Every edge case the game names, grouped: one line per kind and option unless targets differ."""
-    special = game.exact_edges(jurisdiction)
-    if special is not None:
-        return list(special)
-    results = [edge_of(game, jurisdiction, c) for c in game.edge_cases(jurisdiction)]
+    """`tapete edge`: the game's own solver where the analysis registry names one, else the generic one."""
+    from tapete.analysis.registry import exact_solver
+
+    solver = exact_solver(game.id)
+    if solver is not None:
+        return list(solver(game, jurisdiction))
+    return generic_edges(game, jurisdiction)
+
+
+def generic_edges(game: Game, jurisdiction: str, cases: list[EdgeCase] | None = None) -> list[EdgeResult]:
+    """Every edge case the game names (or `cases`) by the generic solver, grouped: one line per kind and option
+    unless targets differ."""
+    chosen = game.edge_cases(jurisdiction) if cases is None else cases
+    results = [edge_of(game, jurisdiction, c) for c in chosen]
     grouped: dict[tuple[str, str | None], list[EdgeResult]] = {}
     for r in results:
         grouped.setdefault((r.kind, r.option), []).append(r)

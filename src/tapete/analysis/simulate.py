@@ -8,7 +8,7 @@ same reducer: the k rounds that reached a state draw their next outcomes togethe
 
 Results are per-bet histograms of the return per unit staked (exact Fractions -> counts), so chunks merge
 exactly and the result depends on the seed and the chunk size, never on the number of workers.
-Games with decisions (blackjack) or long multi-outcome rounds register their own vectorised kernel in KERNELS.
+Games with decisions (blackjack) or long multi-outcome rounds have their own vectorised kernel in the analysis registry (registry.KERNELS).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from tapete.analysis.registry import KERNELS
 from tapete.core.rng import simulation_stream
 from tapete.engine.events import Bet
 from tapete.engine.game import EdgeCase, Game
@@ -225,11 +226,9 @@ class GenericKernel:
         return out
 
 
-# game id -> factory(game, jurisdiction) returning an object with run(specs, rounds, gen) -> list[Histogram]
-KERNELS: dict[str, Callable[[Game, str], Any]] = {}
-
-
 def kernel_for(game: Game, jurisdiction: str) -> Any:
+    """The game's compiled kernel where the analysis registry names one (an object with
+    run(specs, rounds, gen) -> list[Histogram]), else the generic outcome-table kernel."""
     factory = KERNELS.get(game.id)
     return factory(game, jurisdiction) if factory else GenericKernel(game, jurisdiction)
 
