@@ -173,18 +173,24 @@ def edge(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[boo
                          ensure_ascii=False, indent=1))
         return
     table = Table(title=f"{g.name_en} ({jurisdiction}): house edge per unit staked")
-    table.add_column("bet", style="bold")
-    table.add_column("on")
-    table.add_column("option")
-    table.add_column("house edge", justify="right")
-    table.add_column("%", justify="right", style="cyan")
-    table.add_column("RTP %", justify="right")
+    for col in ("bet", "on", "option", "house edge", "%", "RTP %", "method"):
+        table.add_column(col, justify="right" if col in ("house edge", "%", "RTP %") else "left")
     for r in results:
-        table.add_row(r.kind, _show(r.on), r.option or "—", f"{r.house_edge.numerator}/{r.house_edge.denominator}",
-                      f"{float(r.house_edge) * 100:.4f}", f"{(1 - float(r.house_edge)) * 100:.4f}")
+        table.add_row(r.kind, _show(r.on), r.option or "—", r.edge_text(), r.percent_text(), r.percent_text(True),
+                      _method_text(r))
     console.print(table)
     if not results:
         console.print("[yellow]no exact edge for this game yet[/yellow]")
+
+
+def _method_text(r: Any) -> str:
+    """How the figure was obtained, as `tapete edge`'s table says it (docs/edge.md)."""
+    if r.method == "enumerated-float":
+        return f"enumerated (float), error ≤ {r.error_bound:.0e}" + (" (approximate model)" if r.approximation else "")
+    if r.method == "simulated":
+        low, high = r.interval
+        return f"simulated, {r.rounds:,} rounds, 99% [{low * 100:.4f}, {high * 100:.4f}] %"
+    return "exact"
 
 
 @app.command()
@@ -260,10 +266,10 @@ def simulate(
         return
     table = Table(title=f"{g.name_en} ({jurisdiction}): {rounds:,} rounds, seed {seed}, "
                         f"{doc['rounds_per_second'] or 0:,} rounds/s")
-    for col in ("bet", "option", "RTP", "99% interval", "sd/round", "exact RTP", "inside"):
+    for col in ("bet", "option", "RTP", "99% interval", "sd/round", "edge's RTP", "inside"):
         table.add_column(col, justify="right" if col not in ("bet", "option") else "left")
     for b in doc["bets"]:
-        exact = b.get("rtp_exact")
+        exact = b.get("rtp_reference")
         inside = "" if exact is None else ("[green]yes[/green]" if b["ci_low"] <= exact <= b["ci_high"] else "[red]no[/red]")
         label = b["kind"] + (" " + "-".join(map(str, b["on"])) if "on" in b else "")
         table.add_row(label, b.get("option", "—"), f"{b['rtp']:.5f}", f"[{b['ci_low']:.5f}, {b['ci_high']:.5f}]",
