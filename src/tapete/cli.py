@@ -310,6 +310,9 @@ def risk(
     for label, key in (("mean", "mean"), ("standard deviation", "sd"), ("1st percentile", "p01"),
                        ("median", "p50"), ("99th percentile", "p99")):
         table.add_row(label, f"{h[key]:,.2f}")
+    if "sd_exact" in h:
+        table.add_row("mean (exact)", f"{h['mean_exact']:,.2f}")
+        table.add_row("standard deviation (exact variance)", f"{h['sd_exact']:,.2f}")
     table.add_row("probability the house loses a session", f"{h['probability_house_loses']:.2%}")
     for c, v in doc["float"].items():
         table.add_row(f"[cyan]table float (anticipo) at {c}[/cyan]", f"[cyan]{v:,.2f}[/cyan]")
@@ -343,6 +346,26 @@ def report(
     page = build_report(jurisdiction, out, rounds=rounds, seed=seed,
                         compare=(chosen or list(JURISDICTIONS)) if compare else None, games=game)
     console.print(f"report written to [bold]{page}[/bold]")
+
+
+@app.command()
+def par(
+    game: str,
+    jurisdiction: JurisdictionOpt = "ES",
+    out: Annotated[Path, typer.Option(help="folder for the sheet, par-GAME-J.html")] = Path("par"),
+    rounds: Annotated[int, typer.Option(help="simulated rounds per bet for the simulation check")] = 200_000,
+    seed: Annotated[int, typer.Option()] = 1,
+) -> None:
+    """The PAR sheet of GAME: per bet the outcomes, RTP, hold, SD, hit frequency, rules and a simulation check."""
+    from tapete.analysis.par import write_par
+
+    g = _game(game)
+    try:
+        g.rules_for(jurisdiction)
+        page = write_par(g.id, jurisdiction, out, rounds=rounds, seed=seed)
+    except TapeteError as exc:
+        _fail(exc, as_json=False)
+    console.print(f"PAR sheet written to [bold]{page}[/bold]")
 
 
 from tapete.server.cli import register as _register_server  # noqa: E402 - serve, verify, audit
