@@ -23,11 +23,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 from tapete.analysis.exact import EdgeResult, edges
 from tapete.analysis.moments import Moments, MomentSolver, opened
-from tapete.analysis.simulate import Z99, BetSpec, BetStats, default_specs, simulate
+from tapete.analysis.simulate import BetSpec, BetStats, default_specs, simulate
 from tapete.core.jurisdictions import JURISDICTIONS, cite
 from tapete.engine.game import EdgeCase, Game
 from tapete.engine.registry import get_game
@@ -51,9 +52,9 @@ class SimCheck:
     rounds: int
     seed: int
     rtp: float
-    rtp_half: float               # 99% half-interval
+    rtp_half: float               # half-interval, 99% jointly over the sheet's checks (Bonferroni)
     sd: float
-    sd_half: float                # 99% half-interval of the sample's sd (normal approximation, 4th moment)
+    sd_half: float                # the same for the sample's sd (normal approximation, from its 4th moment)
     hit: float
     push: float
 
@@ -237,17 +238,17 @@ def rules_hash(game: Game) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
-def _sim_check(stats: BetStats, seed: int) -> SimCheck:
+def _sim_check(stats: BetStats, seed: int, z: float) -> SimCheck:
     n = stats.rounds
     hist = {float(k): v for k, v in stats.histogram.items()}
     mean = sum(k * v for k, v in hist.items()) / n
     var = sum((k - mean) ** 2 * v for k, v in hist.items()) / n
     m4 = sum((k - mean) ** 4 * v for k, v in hist.items()) / n
     sd = math.sqrt(var)
-    sd_half = Z99 * math.sqrt(max(m4 - var * var, 0.0) / (4 * var * n)) if var > 0 else 0.0
+    sd_half = z * math.sqrt(max(m4 - var * var, 0.0) / (4 * var * n)) if var > 0 else 0.0
     hit = sum(v for k, v in hist.items() if k > 1) / n
     push = sum(v for k, v in hist.items() if k == 1) / n
-    return SimCheck(n, seed, mean, Z99 * sd / math.sqrt(n), sd, sd_half, hit, push)
+    return SimCheck(n, seed, mean, z * sd / math.sqrt(n), sd, sd_half, hit, push)
 
 
 def _spec(case: EdgeCase) -> BetSpec:
@@ -308,12 +309,14 @@ def _simulate_into(game: Game, jurisdiction: str, bets: list[BetSheet], specs: l
             batches.append(home := [])
         if (spec.setup, spec.table) not in [(s.setup, s.table) for _, s in home if s == spec]:
             home.append((bet, spec))
+    # every check of the sheet (an RTP and an SD per bet) together at 99%: Bonferroni over all of them
+    z = NormalDist().inv_cdf(1 - 0.01 / 2 / max(1, 2 * sum(map(len, batches))))
     for batch in batches:
         chosen = list(dict.fromkeys(s for _, s in batch))
         result = simulate(game.id, jurisdiction, rounds, seed, chosen, chunk=rounds, with_exact=False)
         by_spec = {st.spec: st for st in result.bets}
         for bet, spec in batch:
-            _absorb(bet, by_spec[spec], seed)
+            _absorb(bet, by_spec[spec], seed, z)
     for bet, spec in zip(bets, specs, strict=True):       # the same bet listed twice (an option's variants)
         if bet.sim is None and spec is not None:
             twin = next((b for b, s in zip(bets, specs, strict=True) if b.sim and s == spec and s.setup == spec.setup), None)
@@ -321,8 +324,8 @@ def _simulate_into(game: Game, jurisdiction: str, bets: list[BetSheet], specs: l
                 bet.sim = twin.sim
 
 
-def _absorb(bet: BetSheet, stats: BetStats, seed: int) -> None:
-    bet.sim = _sim_check(stats, seed)
+def _absorb(bet: BetSheet, stats: BetStats, seed: int, z: float) -> None:
+    bet.sim = _sim_check(stats, seed, z)
     if bet.rows_method == "simulated":
         n = stats.rounds
         bet.rows = [Row(_net_label(Fraction(k) - 1) + " (observed)", Fraction(k) - 1, v / n, v / n * float(k))
