@@ -89,3 +89,15 @@ def test_risk_uses_the_exact_variance() -> None:
     # the two bets ride the same spin: the exact variance is the layout's, not the sum of the bets'
     se_sd = h["sd_exact"] / (2 * 3000) ** 0.5
     assert abs(h["sd"] - h["sd_exact"]) < 4 * se_sd
+
+
+def test_element_of_risk_where_decisions_add_money() -> None:
+    """Tripóquer's Bet and sin descarte's call add money to the ante: the edge per unit wagered is smaller."""
+    tri = next(b for b in build_par("tripoker", "ES-AN", rounds=3000, seed=1).bets if b.line.kind == "ante")
+    risk, how = tri.element_of_risk()
+    assert tri.wager is not None and 1 < tri.wager[0] < 2 and isinstance(tri.wager[0], Fraction)
+    assert risk == tri.line.house_edge / tri.wager[0] and "exact" in how
+    sd = next(b for b in build_par("poker-sin-descarte", "ES-AN", rounds=20_000, seed=1).bets if b.line.kind == "ante")
+    risk, how = sd.element_of_risk()
+    assert sd.wager is not None and 1 < sd.wager[0] < 3 and risk is not None and risk < float(sd.line.house_edge)
+    assert "simulated" in how

@@ -9,7 +9,7 @@ the strategy, then every rule with its citation, the jurisdictions side by side,
 Where the generic solver applies (the game's own `chance`), every figure is exact (moments.py): the first chance
 event's outcomes are rows, and a bet that lives on after it (a point, a prison) is one row carrying its exact
 expected return. Games solved by their own enumeration give exact rows where the registry has their outcome law
-(`PAR_LAWS`); otherwise the rows are the simulated sample's frequencies, and say so.
+(registry.PAR_EXTRAS); otherwise the rows are the simulated sample's frequencies, and say so.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import hashlib
 import html
 import json
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from fractions import Fraction
@@ -67,6 +66,8 @@ class BetSheet:
     moments: Moments | None       # exact, where the generic solver applies
     strategy: str
     sim: SimCheck | None = None
+    histogram: dict[Fraction, int] | None = None           # the simulated returns per unit, where simulated
+    wager: tuple[Number, str] | None = None                # average total wager per unit (a PAR extra), and how
 
     @property
     def label(self) -> str:
@@ -103,7 +104,14 @@ class BetSheet:
     def element_of_risk(self) -> tuple[Number | None, str]:
         """House edge per unit actually wagered (doubles, splits, calls included), and the average wager."""
         if self.moments is None:
-            return None, "not computed: this game's solver gives the expectation per unit of the first bet only"
+            if self.wager is not None:
+                staked, how = self.wager
+                edge = self.line.house_edge if self.line.exact and isinstance(staked, Fraction) else float(self.line.house_edge)
+                return edge / staked, f"average wager {float(staked):.4f} units per unit bet ({how})"
+            if self.line.option is None:
+                return self.line.house_edge, "no decision after the bet: the average wager is the bet itself"
+            return None, ("not computed: this game's solver gives the expectation per unit of the first bet, not the "
+                          "money its decisions add")
         staked = self.moments.staked
         if staked == 1:
             return self.line.house_edge, "no decision adds money: the average wager is the bet itself"
@@ -126,7 +134,7 @@ class ParSheet:
 
 
 # ------------------------------------------------------------------------------------------------ exact laws
-def _punto_banca_law(game: Game, jurisdiction: str, line: EdgeResult) -> list[Row] | None:
+def punto_banca_law(game: Game, jurisdiction: str, line: EdgeResult) -> list[Row] | None:
     """Punto y banca: the final hands of a fresh shoe, exactly (baccarat.py), priced by the game's `bet_return`."""
     from tapete.analysis.baccarat import punto_banca_distribution
     from tapete.games.baccarat.punto_banca import bet_return, winner
@@ -149,10 +157,23 @@ def law_moments(rows: list[Row]) -> Moments:
     return Moments(mean, second, Fraction(1), win, push)
 
 
-# game id -> (game, jurisdiction, line) -> the exact outcome rows of that bet (one that takes no decision)
-PAR_LAWS: dict[str, Callable[[Game, str, EdgeResult], list[Row] | None]] = {
-    "punto-banca": _punto_banca_law,
-}
+def tripoker_wager(game: Game, jurisdiction: str, line: EdgeResult, sheet: BetSheet) -> tuple[Number, str] | None:
+    """Tripóquer's ante: the Bet (one ante) is added by the hands the optimal rule calls with, of 22,100 alike."""
+    if line.kind != "ante":
+        return None
+    from tapete.analysis.banked_poker import tripoker_exact
+
+    calls = tripoker_exact()["calls"]
+    return 1 + Fraction(calls, 22100), f"exact: the Bet of one ante is made with {calls:,} of the 22,100 hands"
+
+
+def sin_descarte_wager(game: Game, jurisdiction: str, line: EdgeResult, sheet: BetSheet) -> tuple[Number, str] | None:
+    """Sin descarte's ante: a call adds two antes; a fold is the one outcome returning nothing with no call."""
+    if line.kind != "ante" or sheet.sim is None or sheet.histogram is None:
+        return None
+    n = sum(sheet.histogram.values())
+    folds = sheet.histogram.get(Fraction(0), 0)
+    return 1 + 2 * (1 - folds / n), f"simulated: {n - folds:,} calls (two antes each) in {n:,} rounds"
 
 
 # ------------------------------------------------------------------------------------------------ generic rows
@@ -268,7 +289,7 @@ def _show(value: Any) -> str:
 def build_par(game_id: str, jurisdiction: str, rounds: int = 200_000, seed: int = 1) -> ParSheet:
     """Every figure of the sheet; `rounds` for the simulation check of each bet."""
     import tapete
-    from tapete.analysis.registry import exact_solver
+    from tapete.analysis.registry import exact_solver, par_extra
 
     game = get_game(game_id)
     rules = game.rules_for(jurisdiction)
@@ -285,12 +306,15 @@ def build_par(game_id: str, jurisdiction: str, rounds: int = 200_000, seed: int 
             method = "exact"
             specs.append(_spec(case))
         else:
-            law = PAR_LAWS.get(game.id)
+            law = par_extra(game.id, "law")
             rows = (law(game, jurisdiction, line) if law else None) or []
             method, moments = ("exact", law_moments(rows)) if rows else ("simulated", None)
             specs.append(default.get((line.kind, line.option)))
         bets.append(BetSheet(line, rows, method, moments, _strategy(game, jurisdiction, line)))
     _simulate_into(game, jurisdiction, bets, specs, rounds, seed)
+    wager = par_extra(game.id, "wager")
+    for bet in bets:
+        bet.wager = wager(game, jurisdiction, bet.line, bet) if wager else None
     compare, differing = _compare(game, {jurisdiction: lines})
     return ParSheet(game, jurisdiction, tapete.__version__, rules_hash(game), bets,
                     [(n, _show(v), s, cite(s)) for n, v, s in rules.items()], compare, differing, rounds, seed)
@@ -326,6 +350,7 @@ def _simulate_into(game: Game, jurisdiction: str, bets: list[BetSheet], specs: l
 
 def _absorb(bet: BetSheet, stats: BetStats, seed: int, z: float) -> None:
     bet.sim = _sim_check(stats, seed, z)
+    bet.histogram = dict(stats.histogram)
     if bet.rows_method == "simulated":
         n = stats.rounds
         bet.rows = [Row(_net_label(Fraction(k) - 1) + " (observed)", Fraction(k) - 1, v / n, v / n * float(k))

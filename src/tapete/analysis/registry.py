@@ -161,6 +161,28 @@ KERNELS: dict[str, KernelFactory] = {
 }
 
 
+# ------------------------------------------------------------------------------------------------ PAR-sheet extras
+# game id -> what `tapete par` needs beyond the edge and the simulation, as "module:function" (imported when asked):
+#   law(game, jurisdiction, line) -> the exact outcome rows of a bet (list[par.Row]) or None;
+#   wager(game, jurisdiction, line, sheet) -> (average total wager per unit of the bet, how it is known) or None.
+PAR_EXTRAS: dict[str, dict[str, str]] = {
+    "punto-banca": {"law": "tapete.analysis.par:punto_banca_law"},
+    "tripoker": {"wager": "tapete.analysis.par:tripoker_wager"},
+    "poker-sin-descarte": {"wager": "tapete.analysis.par:sin_descarte_wager"},
+}
+
+
+def par_extra(game_id: str, name: str) -> Callable[..., Any] | None:
+    """The game's PAR-sheet extra `name` (law, wager), or None."""
+    import importlib
+
+    ref = PAR_EXTRAS.get(game_id, {}).get(name)
+    if ref is None:
+        return None
+    module, function = ref.split(":")
+    return getattr(importlib.import_module(module), function)  # type: ignore[no-any-return]
+
+
 def exact_solver(game_id: str) -> Solver | None:
     """The game's own exact analysis, or None: the generic enumeration over its reducer."""
     return SOLVERS.get(game_id)
