@@ -203,18 +203,24 @@ def edge(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[boo
                          ensure_ascii=False, indent=1))
         return
     table = Table(title=f"{g.name_en} ({jurisdiction}): house edge per unit staked")
-    table.add_column("bet", style="bold")
-    table.add_column("on")
-    table.add_column("option")
-    table.add_column("house edge", justify="right")
-    table.add_column("%", justify="right", style="cyan")
-    table.add_column("RTP %", justify="right")
+    for col in ("bet", "on", "option", "house edge", "%", "RTP %", "method"):
+        table.add_column(col, justify="right" if col in ("house edge", "%", "RTP %") else "left")
     for r in results:
-        table.add_row(r.kind, _show(r.on), r.option or "—", f"{r.house_edge.numerator}/{r.house_edge.denominator}",
-                      f"{float(r.house_edge) * 100:.4f}", f"{(1 - float(r.house_edge)) * 100:.4f}")
+        table.add_row(r.kind, _show(r.on), r.option or "—", r.edge_text(), r.percent_text(), r.percent_text(True),
+                      _method_text(r))
     console.print(table)
     if not results:
         console.print("[yellow]no exact edge for this game yet[/yellow]")
+
+
+def _method_text(r: Any) -> str:
+    """How the figure was obtained, as `tapete edge`'s table says it (docs/edge.md)."""
+    if r.method == "enumerated-float":
+        return f"enumerated (float), error ≤ {r.error_bound:.0e}" + (" (approximate model)" if r.approximation else "")
+    if r.method == "simulated":
+        low, high = r.interval
+        return f"simulated, {r.rounds:,} rounds, 99% [{low * 100:.4f}, {high * 100:.4f}] %"
+    return "exact"
 
 
 @app.command()
@@ -308,10 +314,10 @@ def simulate(
         return
     table = Table(title=f"{g.name_en} ({jurisdiction}): {rounds:,} rounds, seed {seed}, "
                         f"{doc['rounds_per_second'] or 0:,} rounds/s")
-    for col in ("bet", "option", "RTP", "99% interval", "sd/round", "exact RTP", "inside"):
+    for col in ("bet", "option", "RTP", "99% interval", "sd/round", "edge's RTP", "inside"):
         table.add_column(col, justify="right" if col not in ("bet", "option") else "left")
     for b in doc["bets"]:
-        exact = b.get("rtp_exact")
+        exact = b.get("rtp_reference")
         inside = "" if exact is None else ("[green]yes[/green]" if b["ci_low"] <= exact <= b["ci_high"] else "[red]no[/red]")
         label = b["kind"] + (" " + "-".join(map(str, b["on"])) if "on" in b else "")
         table.add_row(label, b.get("option", "—"), f"{b['rtp']:.5f}", f"[{b['ci_low']:.5f}, {b['ci_high']:.5f}]",
@@ -368,6 +374,9 @@ def risk(
     for label, key in (("mean", "mean"), ("standard deviation", "sd"), ("1st percentile", "p01"),
                        ("median", "p50"), ("99th percentile", "p99")):
         table.add_row(label, f"{h[key]:,.2f}")
+    if "sd_exact" in h:
+        table.add_row("mean (exact)", f"{h['mean_exact']:,.2f}")
+        table.add_row("standard deviation (exact variance)", f"{h['sd_exact']:,.2f}")
     table.add_row("probability the house loses a session", f"{h['probability_house_loses']:.2%}")
     for c, v in doc["float"].items():
         table.add_row(f"[cyan]table float (anticipo) at {c}[/cyan]", f"[cyan]{v:,.2f}[/cyan]")
@@ -427,6 +436,26 @@ def report(
             _fail(TapeteError("bad-option", f"--out: cannot write the report in {out}: {exc.strerror or exc}"),
                   as_json=False)
     console.print(f"report written to [bold]{page}[/bold]")
+
+
+@app.command()
+def par(
+    game: str,
+    jurisdiction: JurisdictionOpt = "ES",
+    out: Annotated[Path, typer.Option(help="folder for the sheet, par-GAME-J.html")] = Path("par"),
+    rounds: Annotated[int, typer.Option(help="simulated rounds per bet for the simulation check")] = 200_000,
+    seed: Annotated[int, typer.Option()] = 1,
+) -> None:
+    """The PAR sheet of GAME: per bet the outcomes, RTP, hold, SD, hit frequency, rules and a simulation check."""
+    from tapete.analysis.par import write_par
+
+    g = _game(game)
+    try:
+        g.rules_for(jurisdiction)
+        page = write_par(g.id, jurisdiction, out, rounds=rounds, seed=seed)
+    except TapeteError as exc:
+        _fail(exc, as_json=False)
+    console.print(f"PAR sheet written to [bold]{page}[/bold]")
 
 
 from tapete.server.cli import register as _register_server  # noqa: E402 - serve, verify, audit

@@ -489,7 +489,7 @@ def _simulated(kind: str, option: str, hist: dict[Fraction, int], seed: int | st
     edge = 1 - sum((Fraction(k) * v for k, v in hist.items()), Fraction(0)) / n     # the sample's edge, exactly
     note = (f"simulated: {n:,} rounds, seed {seed}; house edge {100 * (1 - mean):.4f}% with 99% interval "
             f"[{100 * (1 - mean - half):.4f}%, {100 * (1 - mean + half):.4f}%]; {what}")
-    return EdgeResult(kind, None, option, edge, "simulated", note)
+    return EdgeResult(kind, None, option, edge, "simulated", note, interval=(1 - mean - half, 1 - mean + half), rounds=n)
 
 
 def _figure(game: str) -> dict[str, Any] | None:
@@ -620,13 +620,6 @@ class PaiGowKernel:
     def run(self, specs: list[Any], rounds: int, gen: np.random.Generator) -> list[dict[Fraction, int]]:
         counts = simulate_pai_gow(rounds, gen)
         return [pg_histogram(counts, self.commission, "bank" if s.kind == "bank" else "main") for s in specs]
-
-
-def register_kernels() -> None:
-    from tapete.analysis.simulate import KERNELS
-
-    KERNELS.setdefault("poker-sin-descarte", SinDescarteKernel)
-    KERNELS.setdefault("pai-gow", PaiGowKernel)
 
 
 # ------------------------------------------------------------------------------------------------ trijoker, tripoker kernels

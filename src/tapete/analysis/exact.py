@@ -8,6 +8,7 @@ Markov chain) solved exactly by Gaussian elimination, not a recursion cut at an 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -144,29 +145,95 @@ def _solve_linear(rows: dict[Hashable, _Row]) -> dict[Hashable, list[Fraction]]:
     return {k: [v / matrix[i][i] for v in rhs[i]] for i, k in enumerate(keys)}
 
 
+METHODS = ("exact", "enumerated-float", "simulated")
+CONFIDENCE = 0.99          # of every simulated figure's interval
+
+
 @dataclass(frozen=True)
 class EdgeResult:
+    """One line of `tapete edge` (schema: docs/edge.md).
+
+    `method` says how `house_edge` was obtained: `exact` — a true Fraction from exact arithmetic; `enumerated-float`
+    — an enumeration in float64 (`house_edge` holds the float), true to within `error_bound`, resting on
+    `approximation` where the model simplifies; `simulated` — the sample's mean over `rounds` rounds, `interval`
+    its 99% confidence interval. Only an exact line is ever shown as a fraction."""
+
     kind: str
     on: tuple[Any, ...] | None
     option: str | None
     house_edge: Fraction
     method: str = "exact"
-    note: str | None = None          # what the figure is exact for (an approximation it rests on, a precision)
+    note: str | None = None          # what the figure is exact for (a strategy, a stated assumption)
+    error_bound: float | None = None             # enumerated-float: |house_edge - true edge| <= error_bound
+    approximation: str | None = None             # enumerated-float: the model's simplification, if any
+    interval: tuple[float, float] | None = None  # simulated: the 99% confidence interval of the house edge
+    rounds: int | None = None                    # simulated: the sample size
 
-    def document(self, with_on: bool) -> dict[str, Any]:
+    def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise ValueError(f"unknown method {self.method!r}")
+        if self.method == "enumerated-float" and self.error_bound is None:
+            raise ValueError(f"{self.kind}: an enumerated-float figure states its error bound")
+        if self.method == "simulated" and (self.interval is None or self.rounds is None):
+            raise ValueError(f"{self.kind}: a simulated figure states its rounds and interval")
+
+    @property
+    def exact(self) -> bool:
+        return self.method == "exact"
+
+    def edge_text(self) -> str:
+        """The figure as it may honestly be written: a fraction when exact, else a decimal to its precision."""
         from tapete.core.money import fraction_text
 
+        if self.exact:
+            return fraction_text(self.house_edge)
+        res = self.resolution()
+        assert res is not None
+        return decimal_text(float(self.house_edge), res)
+
+    def resolution(self) -> float | None:
+        """The figure's precision: its error bound, or its interval's half-width; None when exact."""
+        if self.error_bound is not None:
+            return self.error_bound
+        if self.interval is not None:
+            return (self.interval[1] - self.interval[0]) / 2
+        return None
+
+    def percent_text(self, of_return: bool = False) -> str:
+        """The house edge (or the RTP) in percent, to 4 decimals when exact, else to the figure's precision."""
+        value = 100 * (1 - float(self.house_edge) if of_return else float(self.house_edge))
+        res = self.resolution()
+        return f"{value:.4f}" if res is None else decimal_text(value, 100 * res)
+
+    def document(self, with_on: bool) -> dict[str, Any]:
         doc: dict[str, Any] = {"kind": self.kind}
         if with_on and self.on is not None:
             doc["on"] = list(self.on)
         if self.option is not None:
             doc["option"] = self.option
-        doc["house_edge"] = fraction_text(self.house_edge)
+        doc["house_edge"] = self.edge_text()
         doc["house_edge_percent"] = round(float(self.house_edge) * 100, 4)
         doc["method"] = self.method
+        if self.error_bound is not None:
+            doc["error_bound"] = self.error_bound
+        if self.approximation:
+            doc["approximation"] = self.approximation
+        if self.interval is not None:
+            doc["interval"] = [round(self.interval[0], 8), round(self.interval[1], 8)]
+            doc["confidence"] = CONFIDENCE
+        if self.rounds is not None:
+            doc["rounds"] = self.rounds
         if self.note:
             doc["note"] = self.note
         return doc
+
+
+def decimal_text(value: float, resolution: float) -> str:
+    """`value` with as many decimals as `resolution` (an error bound, a half-interval) justifies, plus one."""
+    import math
+
+    decimals = 15 if resolution <= 0 else max(1, math.ceil(-math.log10(resolution)) + 1)
+    return f"{value:.{min(decimals, 15)}f}"
 
 
 def edge_of(game: Game, jurisdiction: str, case: EdgeCase) -> EdgeResult:
@@ -181,18 +248,27 @@ def edge_of(game: Game, jurisdiction: str, case: EdgeCase) -> EdgeResult:
 
 
 def edges(game: Game, jurisdiction: str) -> list[EdgeResult]:
-    """Every edge case the game names, grouped: one line per kind and option unless targets differ."""
-    special = game.exact_edges(jurisdiction)
-    if special is not None:
-        return list(special)
-    results = [edge_of(game, jurisdiction, c) for c in game.edge_cases(jurisdiction)]
+    """`tapete edge`: the game's own solver where the analysis registry names one, else the generic one."""
+    from tapete.analysis.registry import exact_solver
+
+    solver = exact_solver(game.id)
+    if solver is not None:
+        return list(solver(game, jurisdiction))
+    return generic_edges(game, jurisdiction)
+
+
+def generic_edges(game: Game, jurisdiction: str, cases: list[EdgeCase] | None = None) -> list[EdgeResult]:
+    """Every edge case the game names (or `cases`) by the generic solver, grouped: one line per kind and option
+    unless targets differ."""
+    chosen = game.edge_cases(jurisdiction) if cases is None else cases
+    results = [edge_of(game, jurisdiction, c) for c in chosen]
     grouped: dict[tuple[str, str | None], list[EdgeResult]] = {}
     for r in results:
         grouped.setdefault((r.kind, r.option), []).append(r)
     out: list[EdgeResult] = []
     for rs in grouped.values():
         if len({r.house_edge for r in rs}) == 1:
-            out.append(EdgeResult(rs[0].kind, None, rs[0].option, rs[0].house_edge, rs[0].method))
+            out.append(dataclasses.replace(rs[0], on=None))
         else:
             out.extend(rs)
     return out

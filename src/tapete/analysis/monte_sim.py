@@ -8,7 +8,7 @@ Spanish decks shuffled, cards revealed until a layout value comes (Primeras), th
 
 The kernels hold no rule of their own: they deal cards and count the classes the bets cannot tell apart (who
 is higher; which position is matched first, by which suit, on the first card or not). What each class returns
-is asked of the reducer itself — `CasinoMonte._run` and `MonteBanca._settle_with`, the same calls the exact
+is asked of the reducer itself — `monte.casino_run` and `monte.banca_settle_with`, the same calls the exact
 enumeration makes — so a simulated RTP and the exact edge rest on the same money code. Each kernel seeds its
 compiled generator from the chunk's NumPy stream (the result depends on seed and chunk only), and keeps the
 first rounds' cards (`traced`) so the tests replay them through the reducer.
@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from tapete.analysis.monte import banca_settle_with, casino_run
 from tapete.core.cards import FRENCH_RANKS, FRENCH_SUITS, SPANISH_NUMBERS, SPANISH_SUITS
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Bet
@@ -93,7 +94,7 @@ class CasinoMonteKernel:
         return counts, trace
 
     def returned(self, kind: str, option: str | None, first: int, second: int) -> Fraction:
-        """1 + net per unit of the bet, by the reducer on ranks with that order (`CasinoMonte._run`)."""
+        """1 + net per unit of the bet, by the reducer on ranks with that order (`monte.casino_run`)."""
         key = (kind, option, first, second)
         if key not in self._memo:
             pair = {0: (0, 1), 1: (0, 0), 2: (1, 0)}           # ranks lower, equal, higher
@@ -102,7 +103,7 @@ class CasinoMonteKernel:
             ranks = [p + 3, c + 3, 12, p2 + 6, c2 + 6, 9, 9]   # the burn and the rest other ranks
             main = Bet("m", "p", "main", 100, None, {"box": 1})
             tie = Bet("t", "p", "tie", 100, None, {"box": 1})
-            r = self.game._run(self.jurisdiction, ranks, [main, tie], option or "surrender")["t" if kind == "tie" else "m"]  # noqa: SLF001
+            r = casino_run(self.game, self.jurisdiction, ranks, [main, tie], option or "surrender")["t" if kind == "tie" else "m"]
             self._memo[key] = 1 + (r.returned - r.staked) / 100
         return self._memo[key]
 
@@ -121,7 +122,7 @@ class CasinoMonteKernel:
 
 # ------------------------------------------------------------------------------------------------ Monte o banca
 
-LAYOUT = ("1o", "2o", "3o", "4o")        # the clean layout of `MonteBanca.exact_edges`
+LAYOUT = ("1o", "2o", "3o", "4o")        # the clean layout of `monte.monte_banca_edges`
 
 
 @njit(cache=True)
@@ -194,7 +195,7 @@ class MonteBancaKernel:
         return counts, trace, used
 
     def returned(self, kind: str, phase: str, cell: tuple[int, ...]) -> Fraction:
-        """1 + net per unit on position 1 for the revealed class, by the reducer (`MonteBanca._settle_with`)."""
+        """1 + net per unit on position 1 for the revealed class, by the reducer (`monte.banca_settle_with`)."""
         f1, p1, s1, f2, p2, s2 = cell
         if phase == "segundas" and p1 < 2:     # the row 1-2 is in play: swap the rows so position 1 is bet on
             p1, p2 = (p1 + 2) % 4, (p2 + 2) % 4
@@ -202,7 +203,7 @@ class MonteBancaKernel:
         if key not in self._memo:
             prim = ("5o",) * (1 - f1) + (f"{p1 + 1}{SPANISH_SUITS[s1]}",)    # 5, 6: values off the layout
             seg = ("6o",) * (1 - f2) + (f"{p2 + 1}{SPANISH_SUITS[s2]}",)
-            back = self.game._settle_with(self.jurisdiction, kind, phase, prim, seg)  # noqa: SLF001
+            back = banca_settle_with(self.game, self.jurisdiction, kind, phase, prim, seg)
             self._memo[key] = back / 100
         return self._memo[key]
 

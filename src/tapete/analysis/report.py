@@ -122,15 +122,16 @@ def build_report(jurisdiction: str, out: Path, rounds: int = 1_000_000, seed: in
         rows = []
         for r in exact:
             row = {"bet": r.kind + (" " + "-".join(map(str, r.on)) if r.on else ""), "option": r.option or "—",
-                   "edge": f"{r.house_edge.numerator}/{r.house_edge.denominator}",
-                   "edge_pct": f"{float(r.house_edge) * 100:.4f}"}
+                   "edge": r.edge_text(), "method": r.method, "edge_pct": f"{float(r.house_edge) * 100:.4f}"}
             if sim:
                 match = next((b for b in sim.bets if b.spec.kind == r.kind and b.spec.option == r.option
                               and (r.on is None or tuple(b.spec.on or ()) == tuple(r.on))), None)
                 if match:
-                    doc = match.document(r.house_edge)
-                    row.update(rtp=f"{doc['rtp']:.5f}", ci=f"[{doc['ci_low']:.5f}, {doc['ci_high']:.5f}]",
-                               inside="yes" if doc["ci_low"] <= doc["rtp_exact"] <= doc["ci_high"] else "NO")
+                    doc = match.document(r if r.method != "simulated" else None)
+                    row.update(rtp=f"{doc['rtp']:.5f}", ci=f"[{doc['ci_low']:.5f}, {doc['ci_high']:.5f}]")
+                    if "rtp_reference" in doc:
+                        inside = doc["ci_low"] <= doc["rtp_reference"] <= doc["ci_high"]
+                        row["inside"] = "yes" if inside else "NO"
             rows.append(row)
         figure = None
         if sim and sim.bets:
@@ -164,12 +165,12 @@ img{{max-width:100%}}</style></head><body>
 (seed {seed}) with its 99% interval.</p>"""]
     for s in sections:
         parts.append(f"<h2>{html.escape(s.game.name_es)} — {html.escape(s.game.name_en)}</h2><table>"
-                     "<tr><th>bet</th><th>option</th><th>house edge</th><th>%</th><th>simulated RTP</th>"
-                     "<th>99% interval</th><th>exact inside</th></tr>")
+                     "<tr><th>bet</th><th>option</th><th>house edge</th><th>method</th><th>%</th><th>simulated RTP</th>"
+                     "<th>99% interval</th><th>edge inside</th></tr>")
         for r in s.rows:
             cls = ' class="no"' if r.get("inside") == "NO" else ""
             parts.append(f"<tr><td>{html.escape(r['bet'])}</td><td>{r['option']}</td><td>{r['edge']}</td>"
-                         f"<td>{r['edge_pct']}</td><td>{r.get('rtp', '—')}</td><td>{r.get('ci', '—')}</td>"
+                         f"<td>{r['method']}</td><td>{r['edge_pct']}</td><td>{r.get('rtp', '—')}</td><td>{r.get('ci', '—')}</td>"
                          f"<td{cls}>{r.get('inside', '—')}</td></tr>")
         parts.append("</table>")
         if s.figure:

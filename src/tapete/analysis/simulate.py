@@ -8,7 +8,7 @@ same reducer: the k rounds that reached a state draw their next outcomes togethe
 
 Results are per-bet histograms of the return per unit staked (exact Fractions -> counts), so chunks merge
 exactly and the result depends on the seed and the chunk size, never on the number of workers.
-Games with decisions (blackjack) or long multi-outcome rounds register their own vectorised kernel in KERNELS.
+Games with decisions (blackjack) or long multi-outcome rounds have their own vectorised kernel in the analysis registry (registry.KERNELS).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from tapete.analysis.registry import KERNELS
 from tapete.core.rng import simulation_stream
 from tapete.engine.events import Bet
 from tapete.engine.game import EdgeCase, Game
@@ -225,11 +226,9 @@ class GenericKernel:
         return out
 
 
-# game id -> factory(game, jurisdiction) returning an object with run(specs, rounds, gen) -> list[Histogram]
-KERNELS: dict[str, Callable[[Game, str], Any]] = {}
-
-
 def kernel_for(game: Game, jurisdiction: str) -> Any:
+    """The game's compiled kernel where the analysis registry names one (an object with
+    run(specs, rounds, gen) -> list[Histogram]), else the generic outcome-table kernel."""
     factory = KERNELS.get(game.id)
     return factory(game, jurisdiction) if factory else GenericKernel(game, jurisdiction)
 
@@ -268,7 +267,9 @@ class BetStats:
         second = sum(k * k * v for k, v in self.histogram.items()) / n
         return float(mean), math.sqrt(max(float(second - mean * mean), 0.0))
 
-    def document(self, exact_edge: Fraction | None) -> dict[str, Any]:
+    def document(self, reference: Any | None) -> dict[str, Any]:
+        """`reference`: the `tapete edge` line (an EdgeResult, exact or enumerated-float) the interval is checked
+        against; an exact one is written as a fraction, an enumerated one as a decimal with its error bound."""
         rtp, sd = self.moments()
         half = Z99 * sd / math.sqrt(self.rounds)
         doc: dict[str, Any] = {"kind": self.spec.kind}
@@ -277,9 +278,16 @@ class BetStats:
         if self.spec.option is not None:
             doc["option"] = self.spec.option
         doc.update(rtp=round(rtp, 8), ci_low=round(rtp - half, 8), ci_high=round(rtp + half, 8), sd=round(sd, 6))
-        if exact_edge is not None:
-            doc["house_edge_exact"] = f"{exact_edge.numerator}/{exact_edge.denominator}"
-            doc["rtp_exact"] = round(1 - float(exact_edge), 8)
+        if reference is not None:
+            doc["reference_method"] = reference.method
+            doc["rtp_reference"] = round(1 - float(reference.house_edge), 8)
+            if reference.exact:
+                edge = reference.house_edge
+                doc["house_edge_exact"] = f"{edge.numerator}/{edge.denominator}"
+                doc["rtp_exact"] = doc["rtp_reference"]
+            else:
+                doc["house_edge_enumerated"] = reference.edge_text()
+                doc["error_bound"] = reference.error_bound
         return doc
 
 
@@ -291,7 +299,7 @@ class SimulationResult:
     seed: int
     seconds: float
     bets: list[BetStats]
-    exact: dict[BetSpec, Fraction]
+    exact: dict[BetSpec, Any]        # the `tapete edge` line (EdgeResult) of each bet that has a non-simulated one
 
     def document(self) -> dict[str, Any]:
         return {"game": self.game, "jurisdiction": self.jurisdiction, "rounds": self.rounds, "seed": self.seed,
@@ -299,8 +307,9 @@ class SimulationResult:
                 "bets": [b.document(self.exact.get(b.spec)) for b in self.bets]}
 
 
-def exact_edges_for(game: Game, jurisdiction: str, specs: Iterable[BetSpec]) -> dict[BetSpec, Fraction]:
-    """The exact edge of each simulated bet where `tapete edge` has one."""
+def reference_edges(game: Game, jurisdiction: str, specs: Iterable[BetSpec]) -> dict[BetSpec, Any]:
+    """The `tapete edge` line (EdgeResult) of each simulated bet where it is not itself simulated: exact, or
+    enumerated in floats within its stated error bound."""
     from tapete.analysis.exact import edge_of, edges
 
     try:
@@ -310,14 +319,19 @@ def exact_edges_for(game: Game, jurisdiction: str, specs: Iterable[BetSpec]) -> 
     out = {}
     for spec in specs:
         for r in found:
-            if r.method == "exact" and r.kind == spec.kind and r.option == spec.option and (
-                    r.on is None or tuple(r.on) == tuple(spec.on or ())):   # a simulated figure is no exact column
-                out[spec] = r.house_edge
+            if r.method != "simulated" and r.kind == spec.kind and r.option == spec.option and (
+                    r.on is None or tuple(r.on) == tuple(spec.on or ())):   # a simulated figure is no reference
+                out[spec] = r
         if spec not in out and spec.setup:      # a bet after its setup (craps odds): `tapete edge` lists it by
             # what the setup gave it (odds on pass 4); the case itself is solved here
             case = EdgeCase(spec.kind, spec.on, spec.option, dict(spec.table or {}), spec.amount, setup=spec.setup)
-            out[spec] = edge_of(game, jurisdiction, case).house_edge
+            out[spec] = edge_of(game, jurisdiction, case)
     return out
+
+
+def exact_edges_for(game: Game, jurisdiction: str, specs: Iterable[BetSpec]) -> dict[BetSpec, Fraction]:
+    """The house edge of each simulated bet where `tapete edge` has an exact or float-enumerated one."""
+    return {spec: r.house_edge for spec, r in reference_edges(game, jurisdiction, specs).items()}
 
 
 def with_strategy(specs: list[BetSpec], strategy: str, kernel: Any, explicit: bool) -> list[BetSpec]:
@@ -377,5 +391,5 @@ def simulate(game_id: str, jurisdiction: str, rounds: int, seed: int, specs: lis
         for job in jobs:
             absorb(_chunk(job), job[3])
     seconds = time.perf_counter() - start
-    exact = exact_edges_for(game, jurisdiction, specs) if with_exact else {}
+    exact = reference_edges(game, jurisdiction, specs) if with_exact else {}
     return SimulationResult(game_id, jurisdiction, rounds, seed, seconds, stats, exact)

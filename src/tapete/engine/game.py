@@ -218,11 +218,6 @@ class Game(ABC):
         """The bets `tapete edge` solves for this jurisdiction."""
         return []
 
-    def exact_edges(self, jurisdiction: str) -> list[Any] | None:
-        """A game whose exact analysis is not the generic enumeration (blackjack's strategy, a full shoe
-        composition) returns its `EdgeResult`s here; None means: solve `edge_cases` generically."""
-        return None
-
     def decision(self, state: Any, option: str | None) -> Act | None:
         """The act the solver takes now under `option` (a verb), or None to let chance move on."""
         return None

@@ -654,12 +654,6 @@ class BingoGame(Game):
         p = Fraction(1, len(left))
         return [(Outcome("draw", [n]), p) for n in left]
 
-    def exact_edges(self, jurisdiction: str) -> list[Any]:
-        """No edge: the prizes are amounts announced per game from percentages that are not in the seeds
-        (001:1122). R: docs/rulings.md#pools-edge"""
-        self.rules_for(jurisdiction)
-        return []
-
 
 def sales_formula(cards: list[BingoCard]) -> str:
     """The table chief's announcement (001:1136): cards sold, by series and serial numbers."""

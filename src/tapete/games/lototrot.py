@@ -525,16 +525,6 @@ class LototrotGame(Game):
     def chance(self, state: LototrotState) -> list[tuple[Event, Fraction]]:
         return []          # race results are not a game of the house's chance: no exact enumeration
 
-    def exact_edges(self, jurisdiction: str) -> list[Any]:
-        """The organiser keeps at most 40 % of every stake (000:1777); the 60 % for prizes is all paid out in
-        time (the jackpot, the reserve and unclaimed prizes feed later 7/7 prizes, 000:1829-1837, 000:1865-1867).
-        R: docs/rulings.md#pools-edge"""
-        from tapete.analysis.exact import EdgeResult
-
-        self.rules_for(jurisdiction)
-        edge = Fraction(100 - RULES.prize_percentage_minimum, 100)
-        return [EdgeResult("pick-7", None, "prize-percentage=60", edge, "exact")]
-
 
 def describe_race(index: int, race: Race) -> str:
     words = [f"race {index}:"]

@@ -12,7 +12,7 @@ The seed's text is scrambled and incomplete (reading order in docs/games/monte-b
 reading is in docs/rulings.md.
 
 Both are banked: exact edges come from the same reducer, run over every class of cards with its exact probability
-(`exact_edges`).
+(tapete.analysis.monte).
 """
 
 from __future__ import annotations
@@ -21,10 +21,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import product
 from typing import Any
 
-from tapete.analysis.exact import EdgeResult
 from tapete.core.cards import FRENCH_RANKS, parse_card
 from tapete.core.errors import TapeteError
 from tapete.engine.bet_index import bet_index
@@ -378,62 +376,17 @@ class CasinoMonte(Game):
                 Action("bet", kind="tie", minimum=state.minimum, maximum=state.maximum)]
 
     def chance(self, state: CMState) -> list[tuple[Event, Fraction]]:
-        """The cards come from the shoe; the exact analysis enumerates rank classes itself (`exact_edges`)."""
+        """The cards come from the shoe; the exact analysis enumerates rank classes itself (tapete.analysis.monte)."""
         return []
 
-    # -- exact edges -------------------------------------------------------------------------------
-    def _run(self, jurisdiction: str, ranks: Sequence[int], bets: list[Bet], option: str | None) -> dict[str, BetResult]:
-        """The reducer over a shoe whose cards have the given ranks (suits spread so no card repeats)."""
-        shoe = [FRENCH_RANKS[r] + "SHDC"[k % 4] for k, r in enumerate(ranks)]
-        state = self.open(jurisdiction, {"minimum": 100, "rematch-burn": 1}, shoe)
-        for bet in bets:
-            self.apply(state, bet)
-        self.apply(state, Deal())
-        if option in ("rematch", "surrender"):
-            for b in list(state.bets):
-                if b.state == "tied":
-                    self.apply(state, Act(option, bet=b.id))
-        return self.settle(self.finish(state)).bets
-
+    # -- analysis (tapete.analysis.monte) ----------------------------------------------------------
     def edge_cases(self, jurisdiction: str) -> list[EdgeCase]:
-        """What `tapete simulate` lays by default (`tapete edge` answers through `exact_edges`): the main bet going
+        """What `tapete simulate` lays by default (`tapete edge` answers through tapete.analysis.monte): the main bet going
         to the rematch or surrendering half on a tie (003:5961-5989), and the Tie bet (003:5950-5954)."""
         self.rules_for(jurisdiction)
         box = {"box": 1}
         return [EdgeCase("main", option="rematch", extra=box), EdgeCase("main", option="surrender", extra=box),
                 EdgeCase("tie", extra=box)]
-
-    def exact_edges(self, jurisdiction: str) -> list[EdgeResult]:
-        """Enumerate the first deal's rank pair and, after a tie, the rematch pair, from a full six-deck shoe (the
-        five opening burns and the rematch burn are unseen, so they leave the distribution unchanged)."""
-        rules = self.rules_for(jurisdiction)
-        per_rank = 4 * rules.decks
-        total = 13 * per_rank
-        main = Bet("m", "p", "main", 100, None, {"box": 1})
-        tie = Bet("t", "p", "tie", 100, None, {"box": 1})
-        out: list[EdgeResult] = []
-        for kind, option in (("main", "rematch"), ("main", "surrender"), ("tie", None)):
-            staked = returned = Fraction(0)
-            for p, c in product(range(13), repeat=2):
-                prob = Fraction(per_rank, total) * Fraction(per_rank - (p == c), total - 1)
-                if p != c or option != "rematch":
-                    res = self._run(jurisdiction, [p, c, 0, 0, 0, 0], [main, tie], option or "surrender")
-                    r = res["t" if kind == "tie" else "m"]
-                    staked += prob * r.staked
-                    returned += prob * r.returned
-                    continue
-                counts = [per_rank - 2 * (k == p) for k in range(13)]
-                for p2, c2 in product(range(13), repeat=2):
-                    q = Fraction(counts[p2], total - 2) * Fraction(counts[c2] - (p2 == c2), total - 3)
-                    if q == 0:
-                        continue
-                    burn = next(k for k in range(13) if k not in (p, p2, c2))
-                    r = self._run(jurisdiction, [p, c, burn, p2, c2], [main, tie], option)["m"]
-                    staked += prob * q * r.staked
-                    returned += prob * q * r.returned
-            out.append(EdgeResult(kind, None, option, (staked - returned) / 100))
-        return out
-
 
 # ================================================================================================ Monte o banca
 
@@ -854,99 +807,13 @@ class MonteBanca(Game):
     def chance(self, state: MBState) -> list[tuple[Event, Fraction]]:
         return []
 
-    # -- exact edges -------------------------------------------------------------------------------
+    # -- analysis (tapete.analysis.monte) ----------------------------------------------------------
     def edge_cases(self, jurisdiction: str) -> list[EdgeCase]:
-        """What `tapete simulate` lays by default (`tapete edge` answers through `exact_edges`): each bet in
+        """What `tapete simulate` lays by default (`tapete edge` answers through tapete.analysis.monte): each bet in
         Primeras and in Segundas (003:6102-6143; Salto only in Primeras, 003:6134-6136), on the clean layout."""
         self.rules_for(jurisdiction)
         return ([EdgeCase(k, option="primeras") for k in ("first-card", *SUIT_KINDS, "any-suit", "versus")]
                 + [EdgeCase(k, option="segundas") for k in ("first-card", *SUIT_KINDS, "versus")])
 
-    def exact_edges(self, jurisdiction: str) -> list[EdgeResult]:
-        """Exact edges on a clean layout (four values, no burn, no doubling), by enumerating the classes of the
-        revealed cards with their exact probabilities and settling each class with the reducer itself.
-
-        Primeras: 76 unseen cards, 7 of each layout value (28 matching), 48 others. Segundas: averaged over how
-        many non-matching cards Primeras revealed, each row card then has 7 of its value left among the rest."""
-        out: list[EdgeResult] = []
-        for kind in ("first-card", *SUIT_KINDS, "any-suit", "versus"):
-            out.append(EdgeResult(kind, None, "primeras", self._edge(jurisdiction, kind, "primeras")))
-        for kind in ("first-card", *SUIT_KINDS, "versus"):
-            out.append(EdgeResult(kind, None, "segundas", self._edge(jurisdiction, kind, "segundas")))
-        return out
-
-    def _settle_with(self, jurisdiction: str, kind: str, phase: str, primeras: Sequence[str],
-                     segundas: Sequence[str]) -> Fraction:
-        """What one bet of 100 on P1 (or P1 against P2) returns when these cards are revealed, by the reducer."""
-        shoe = ["1o", "2o", "3o", "4o", *primeras, *segundas]
-        state = self.open(jurisdiction, {"minimum": 100}, shoe)
-        on: tuple[Any, ...] = ([1], [2]) if kind == "versus" else (1,)
-        if phase == "primeras":
-            self.apply(state, Bet("x", "p", kind, 100, on))
-            self.apply(state, Deal())
-        else:
-            self.apply(state, Deal())
-            self.apply(state, Bet("x", "p", kind, 100, on))
-        self.apply(state, Deal())
-        return self.settle(state).bets["x"].returned
-
-    @staticmethod
-    def _classes() -> dict[tuple[tuple[str, ...], tuple[str, ...]], Fraction]:
-        """The revealed cards of a coup on the clean layout 1o 2o 3o 4o, in classes the bets cannot tell apart,
-        with exact probabilities. Primeras: 76 unseen cards, 7 of each layout value, 48 others; k non-matching
-        cards come before the match, which is any of the 28 matching cards alike. Segundas: 14 matching cards
-        (the other row) among 75 - k; the first card is a match or not."""
-        suits = (("o", 1), ("c", 2), ("e", 2), ("b", 2))   # twin, next, opposite, previous of oros
-        classes: dict[tuple[tuple[str, ...], tuple[str, ...]], Fraction] = {}
-        pk = Fraction(1)
-        for k in range(49):
-            hit = pk * Fraction(28, 76 - k)
-            unseen = 75 - k
-            for pos, (suit, n) in product((1, 2, 3, 4), suits):
-                prim = ("5o",) * min(k, 1) + (f"{pos}{suit}",)
-                row = (1, 2) if pos > 2 else (3, 4)
-                for first in (True, False):
-                    p2 = Fraction(14 if first else unseen - 14, unseen)
-                    for pos2, (suit2, n2) in product(row, suits):
-                        seg = () if first else ("6o",)
-                        key = (prim, (*seg, f"{pos2}{suit2}"))
-                        classes[key] = classes.get(key, Fraction(0)) + hit * Fraction(n, 28) * p2 * Fraction(n2, 14)
-            pk *= Fraction(48 - k, 76 - k)
-        return classes
-
-    def _edge(self, jurisdiction: str, kind: str, phase: str) -> Fraction:
-        total = weight = Fraction(0)
-        for (prim, seg), prob in self._classes().items():
-            if phase == "segundas" and prim[-1][0] in "12":
-                continue            # a Segundas bet on P1 needs the row P1-P2 in play
-            weight += prob
-            total += prob * self._settle_with(jurisdiction, kind, phase, prim, seg)
-        return (100 - total / weight) / 100
-
-
 CASINO_MONTE = register(CasinoMonte())
 MONTE_BANCA = register(MonteBanca())
-
-
-def _casino_kernel(game: Game, jurisdiction: str) -> Any:
-    """`tapete simulate casino-monte` runs the compiled kernel of tapete.analysis.monte_sim."""
-    from tapete.analysis.monte_sim import CasinoMonteKernel
-
-    return CasinoMonteKernel(game, jurisdiction)
-
-
-def _banca_kernel(game: Game, jurisdiction: str) -> Any:
-    """`tapete simulate monte-banca` runs the compiled kernel of tapete.analysis.monte_sim."""
-    from tapete.analysis.monte_sim import MonteBancaKernel
-
-    return MonteBancaKernel(game, jurisdiction)
-
-
-def _register_kernels() -> None:
-    from tapete.analysis.simulate import KERNELS
-
-    KERNELS[CASINO_MONTE.id] = _casino_kernel
-    KERNELS[MONTE_BANCA.id] = _banca_kernel
-
-
-_register_kernels()

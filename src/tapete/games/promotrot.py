@@ -253,14 +253,6 @@ class PromotrotGame(Game):
     def chance(self, state: PromotrotState) -> list[tuple[Event, Fraction]]:
         return []       # the prize plan is the organiser's, per issue: not in the seeds
 
-    def exact_edges(self, jurisdiction: str) -> list[Any]:
-        """At least 70 % of what is played goes to prizes (000:1929; 000:1937): the organiser keeps at most 30 %.
-        R: docs/rulings.md#pools-edge"""
-        from tapete.analysis.exact import EdgeResult
-
-        self.rules_for(jurisdiction)
-        return [EdgeResult("ticket", None, "prize-percentage=70", Fraction(100 - RULES.prize_percentage_minimum, 100), "exact")]
-
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)

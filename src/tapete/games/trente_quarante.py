@@ -468,14 +468,9 @@ class TrenteQuaranteGame(Game):
 
     def edge_cases(self, jurisdiction: str) -> list[EdgeCase]:
         """What `tapete simulate` lays by default: each chance half back at a 31-31 tie, left in prison, or insured
-        (1%, 004:5); `tapete edge` answers through `exact_edges`."""
+        (1%, 004:5); `tapete edge` answers through the analysis registry."""
         return [EdgeCase(kind, option=option, extra={"insured": True} if option == "insured" else {})
                 for kind in self.rules_for(jurisdiction).kinds for option in ("half", "prison", "insured")]
-
-    def exact_edges(self, jurisdiction: str) -> list[Any]:
-        from tapete.analysis.trente_quarante import exact_edges
-
-        return exact_edges(self.rules_for(jurisdiction))
 
 
 def _is_int(value: object) -> bool:
@@ -483,19 +478,3 @@ def _is_int(value: object) -> bool:
 
 
 TRENTE_QUARANTE = register(TrenteQuaranteGame())
-
-
-def _simulation_kernel(game: Game, jurisdiction: str) -> Any:
-    """`tapete simulate trente-quarante` runs the compiled coup kernel of tapete.analysis.trente_quarante."""
-    from tapete.analysis.trente_quarante import TrenteQuaranteKernel
-
-    return TrenteQuaranteKernel(game, jurisdiction)
-
-
-def _register_kernel() -> None:
-    from tapete.analysis.simulate import KERNELS
-
-    KERNELS[TRENTE_QUARANTE.id] = _simulation_kernel
-
-
-_register_kernel()

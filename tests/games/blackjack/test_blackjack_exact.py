@@ -31,11 +31,14 @@ def test_edges_follow_the_rules() -> None:
     assert round(e["ES-GA"] * 100, 3) == 0.305 and round(e["ES-AN"] * 100, 3) == 0.467
 
 
-def test_edge_command_prints_exact_for_every_jurisdiction() -> None:
+def test_edge_command_labels_the_float_enumeration_for_every_jurisdiction() -> None:
+    """The main bet is a float64 enumeration resting on the split approximation: `enumerated-float`, its error bound
+    and the approximation stated (issue 21 point 1); the Bolsa is an exact rational."""
     for j in ALL:
         doc = json.loads(runner.invoke(app, ["edge", "blackjack", "-j", j, "--json"]).stdout)
         main = next(b for b in doc["bets"] if b["kind"] == "main")
-        assert main["method"] == "exact" and main["option"] == "basic-strategy" and "split" in main["note"]
+        assert main["method"] == "enumerated-float" and main["option"] == "basic-strategy" and "split" in main["note"]
+        assert main["error_bound"] > 0 and "partner card" in main["approximation"] and "/" not in main["house_edge"]
         assert abs(main["house_edge_percent"] - edge(j) * 100) < 1e-4
     andalucia = json.loads(runner.invoke(app, ["edge", "blackjack", "-j", "ES-AN", "--json"]).stdout)
     bolsa = next(b for b in andalucia["bets"] if b["kind"] == "bolsa")

@@ -52,7 +52,9 @@ def test_edges_per_option() -> None:
         assert lines[kind, "insured"]["house_edge"] == "1/100"
         assert abs(lines[kind, "half"]["house_edge_percent"] - 1.0946) < 1e-4       # half the 31-31 chance
         assert lines[kind, "prison"]["house_edge_percent"] > lines[kind, "half"]["house_edge_percent"]
-        assert all(line["method"] == "exact" for line in lines.values())
+        assert lines[kind, "insured"]["method"] == "exact"          # float64 programme: labelled, not called exact
+        assert lines[kind, "half"]["method"] == lines[kind, "prison"]["method"] == "enumerated-float"
+        assert lines[kind, "half"]["error_bound"] <= 1e-9
     e = tq.edges_of(tq.outcomes())
     assert abs(e["half"] - tq.outcomes().tie_31 / 2) < 1e-12
     assert tq.exact_edges(tq.tq_rules("ES-AN"))[2].house_edge == Fraction(1, 100)

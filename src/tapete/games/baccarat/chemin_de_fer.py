@@ -1052,10 +1052,5 @@ class CheminDeFerGame(PlayerBankedGame):
     def edge_cases(self, jurisdiction: str) -> list[EdgeCase]:
         return [EdgeCase("player", table={"minimum": 100}), EdgeCase("bank", table={"minimum": 100})]
 
-    def exact_edges(self, jurisdiction: str) -> list[Any]:
-        from tapete.analysis.baccarat import chemin_de_fer_edges
-
-        return chemin_de_fer_edges(self, jurisdiction)
-
 
 CHEMIN_DE_FER = register(CheminDeFerGame())

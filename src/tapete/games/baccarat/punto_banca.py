@@ -477,30 +477,9 @@ class PuntoBancaGame(Game):
     def edge_cases(self, jurisdiction: str) -> list[EdgeCase]:
         return [EdgeCase(k, table={"minimum": 100}) for k in self.rules_for(jurisdiction).kinds]
 
-    def exact_edges(self, jurisdiction: str) -> list[Any]:
-        from tapete.analysis.baccarat import punto_banca_edges
-
-        return punto_banca_edges(self, jurisdiction)
-
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 PUNTO_BANCA = register(PuntoBancaGame())
-
-
-def _simulation_kernel(game: Game, jurisdiction: str) -> Any:
-    """`tapete simulate punto-banca` plays whole shoes in the compiled kernel (analysis/baccarat_sim.py)."""
-    from tapete.analysis.baccarat_sim import PuntoBancaKernel
-
-    return PuntoBancaKernel(game, jurisdiction)
-
-
-def _register_kernel() -> None:
-    from tapete.analysis.simulate import KERNELS
-
-    KERNELS[PUNTO_BANCA.id] = _simulation_kernel
-
-
-_register_kernel()

@@ -904,11 +904,6 @@ class TwoTablesGame(PlayerBankedGame):
         return [EdgeCase("player", (1,), table={"minimum": 100}), EdgeCase("player", (2,), table={"minimum": 100}),
                 EdgeCase("bank", table={"minimum": 100})]
 
-    def exact_edges(self, jurisdiction: str) -> list[Any]:
-        from tapete.analysis.baccarat import two_tables_edges
-
-        return two_tables_edges(self, jurisdiction)
-
 
 def stop_card_ok(rules: TwoTablesRules, below: int) -> bool:
     how, n = rules.stop_card

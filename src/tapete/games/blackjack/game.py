@@ -786,17 +786,12 @@ class BlackjackGame(Game):
 
     def edge_cases(self, jurisdiction: str) -> list[EdgeCase]:
         """What `tapete simulate` lays by default: the main bet under the derived basic strategy, and the Bolsa
-        where the catalog has it (003:813-843). `tapete edge` answers through `exact_edges`."""
+        where the catalog has it (003:813-843). `tapete edge` answers through the analysis registry."""
         rules = self.rules_for(jurisdiction)
         cases = [EdgeCase("main", option="basic-strategy", extra={"box": 1})]
         if rules.bolsa:
             cases.append(EdgeCase("bolsa", option="jackpot-3000x", extra={"box": 1}))
         return cases
-
-    def exact_edges(self, jurisdiction: str) -> list[Any]:
-        from tapete.analysis.blackjack import exact_edges
-
-        return exact_edges(self.rules_for(jurisdiction))
 
     def describe_payouts(self, rules: BlackjackRules) -> str:
         return f"blackjack {format_ratio(rules.blackjack_pays)}, insurance {format_ratio(rules.insurance_pays)}"

@@ -8,7 +8,6 @@ its new number), then the puck moves and, on a seven-out, the dice pass to the n
 from __future__ import annotations
 
 import copy
-import dataclasses
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -650,21 +649,6 @@ class CrapsGame(Game):
                     setup = (Outcome("roll", [4, 4] if n == 6 else [3, 3]), parent, Outcome("roll", _dice(n)))
                 cases.append(EdgeCase("odds", ("parent",), None, table=table, amount=100, setup=setup))
         return cases
-
-    def exact_edges(self, jurisdiction: str) -> list[Any] | None:
-        """Every case by the generic solver (`edge_of`), one line per target: odds on every number of every
-        parent (all true odds, so the solver's grouping would fold them into one line)."""
-        from tapete.analysis.exact import edge_of
-
-        out = []
-        for case in self.edge_cases(jurisdiction):
-            result = edge_of(self, jurisdiction, case)
-            if case.kind == "odds":
-                parent = next(e for e in case.setup if isinstance(e, Bet))
-                total = sum(case.setup[-1].value)  # type: ignore[union-attr]
-                result = dataclasses.replace(result, on=(parent.kind, total))
-            out.append(result)
-        return out
 
 
 ROLL_P = Fraction(1, 36)

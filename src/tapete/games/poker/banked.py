@@ -261,19 +261,6 @@ def pay_carousel(state: BankedState, bets: list[BoxBet], eligible: list[tuple[Bo
     state.meter += percent(state.config["contribution"], "jackpot-contribution") * sum(b.amount for b in bets)
 
 
-def register_kernel(game: Game, kernel: str) -> None:
-    """`tapete simulate GAME` runs `kernel`, the compiled kernel class of tapete.analysis.banked_poker (imported
-    only when a simulation asks for it)."""
-    from tapete.analysis.simulate import KERNELS
-
-    def simulation_kernel(game: Game, jurisdiction: str) -> Any:
-        from tapete.analysis import banked_poker
-
-        return getattr(banked_poker, kernel)(game, jurisdiction)
-
-    KERNELS[game.id] = simulation_kernel
-
-
 # ------------------------------------------------------------------------------------------------ the game
 
 

@@ -33,7 +33,6 @@ from tapete.games.poker.banked import (
     is_int,
     minimum_of,
     percent,
-    register_kernel,
     rounding_of,
     show,
 )
@@ -416,13 +415,6 @@ class PaiGow(BankedGame):
     def edge_cases(self, jurisdiction: str) -> list[EdgeCase]:
         return [EdgeCase("main", option="house-way"), EdgeCase("bank", option="house-way")]
 
-    def exact_edges(self, jurisdiction: str) -> list[Any]:
-        """Both bets by simulation, every hand set by the house way (tapete.analysis.banked_poker)."""
-        from tapete.analysis.banked_poker import pai_gow_edges
-
-        self.rules_for(jurisdiction)
-        return pai_gow_edges(jurisdiction)
-
     # -- the table ---------------------------------------------------------------------------------
     def configure(self, rules: Rules, table: Mapping[str, Any]) -> dict[str, Any]:
         assert isinstance(rules, PaiGowRules)
@@ -619,6 +611,3 @@ class PaiGow(BankedGame):
 
 
 PAI_GOW = register(PaiGow())
-
-
-register_kernel(PAI_GOW, "PaiGowKernel")      # the compiled house way of tapete.analysis.banked_poker

@@ -35,7 +35,6 @@ from tapete.games.poker.banked import (
     is_int,
     pay_carousel,
     percent,
-    register_kernel,
     show,
 )
 
@@ -221,13 +220,6 @@ class PokerSinDescarte(BankedGame):
     # -- analysis ----------------------------------------------------------------------------------
     def edge_cases(self, jurisdiction: str) -> list[EdgeCase]:
         return [EdgeCase("ante", option="strategy"), EdgeCase("insurance"), EdgeCase("jackpot")]
-
-    def exact_edges(self, jurisdiction: str) -> list[Any]:
-        """The seguro and carousel exactly; the ante by simulation (tapete.analysis.banked_poker)."""
-        from tapete.analysis.banked_poker import sin_descarte_edges
-
-        self.rules_for(jurisdiction)
-        return sin_descarte_edges(jurisdiction)
 
     # -- the table ---------------------------------------------------------------------------------
     def configure(self, rules: Rules, table: Mapping[str, Any]) -> dict[str, Any]:
@@ -496,6 +488,3 @@ class PokerSinDescarte(BankedGame):
 
 
 POKER_SIN_DESCARTE = register(PokerSinDescarte())
-
-
-register_kernel(POKER_SIN_DESCARTE, "SinDescarteKernel")

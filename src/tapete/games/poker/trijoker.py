@@ -27,7 +27,6 @@ from tapete.games.poker.banked import (
     BoxBet,
     category_of,
     flag,
-    register_kernel,
     show,
 )
 
@@ -147,13 +146,6 @@ class Trijoker(BankedGame):
     def edge_cases(self, jurisdiction: str) -> list[EdgeCase]:
         return [EdgeCase("main", option="optimal")]
 
-    def exact_edges(self, jurisdiction: str) -> list[Any]:
-        """Exact, by enumerating every deal (tapete.analysis.banked_poker)."""
-        from tapete.analysis.banked_poker import trijoker_edges
-
-        self.rules_for(jurisdiction)
-        return trijoker_edges(jurisdiction)
-
     def configure(self, rules: Rules, table: Mapping[str, Any]) -> dict[str, Any]:
         assert isinstance(rules, TrijokerRules)
         m, maximum = self.limits_of(rules, table, False)
@@ -265,6 +257,3 @@ class Trijoker(BankedGame):
 
 
 TRIJOKER = register(Trijoker())
-
-
-register_kernel(TRIJOKER, "TrijokerKernel")

@@ -32,7 +32,6 @@ from tapete.games.poker.banked import (
     flag,
     pay_carousel,
     percent,
-    register_kernel,
     show,
 )
 from tapete.games.poker.sin_descarte import JACKPOT_FIXED_AN, JACKPOT_FLOOR, JACKPOT_SHARES_IB
@@ -162,13 +161,6 @@ class Tripoker(BankedGame):
     def edge_cases(self, jurisdiction: str) -> list[EdgeCase]:
         return [EdgeCase("ante", option="optimal"), EdgeCase("fortune"),
                 EdgeCase("jackpot", option="linked-carousel", table={"linked-carousel": True})]
-
-    def exact_edges(self, jurisdiction: str) -> list[Any]:
-        """Exact, by enumerating every deal (tapete.analysis.banked_poker)."""
-        from tapete.analysis.banked_poker import tripoker_edges
-
-        self.rules_for(jurisdiction)
-        return tripoker_edges(jurisdiction)
 
     def configure(self, rules: Rules, table: Mapping[str, Any]) -> dict[str, Any]:
         assert isinstance(rules, TripokerRules)
@@ -329,6 +321,3 @@ class Tripoker(BankedGame):
 
 
 TRIPOKER = register(Tripoker())
-
-
-register_kernel(TRIPOKER, "TripokerKernel")

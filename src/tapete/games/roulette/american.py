@@ -245,23 +245,6 @@ class AmericanRouletteGame(RouletteGame):
         return [dataclasses.replace(c, amount=c.amount * rules.payouts[c.kind].denominator)
                 for c in super().edge_cases(jurisdiction)]
 
-    def exact_edges(self, jurisdiction: str) -> list[Any] | None:
-        """The cloth's bets as usual; an announced bet's edge per unit it stakes (amount is one chip's value)."""
-        rules = self.rules_for(jurisdiction)
-        assert isinstance(rules, AmericanRules)
-        if rules.announced != "catalog":
-            return None
-        from tapete.analysis.exact import EdgeResult, edge_of, edges
-
-        cloth = edges(_ClothOnly(self), jurisdiction)
-        announced = []
-        for kind in ANNOUNCED:
-            cases = [EdgeCase(kind, on, None, table={"minimum": 100}, amount=100)
-                     for on in ([(n,) for n in layout.NUMBERS] if kind == "neighbours" else [None])]
-            found = {edge_of(self, jurisdiction, c).house_edge / ANNOUNCED_CHIPS[kind] for c in cases}
-            announced.append(EdgeResult(kind, None, None, found.pop()) if len(found) == 1 else None)
-        return cloth + [r for r in announced if r is not None]
-
 
 def payment_sequence(rules: RouletteRules, bets: list[RouletteBet]) -> list[RouletteBet]:
     """The winners in the order the croupier pays them; where the catalog says so, all of a player's winning bets
@@ -277,22 +260,6 @@ def payment_sequence(rules: RouletteRules, bets: list[RouletteBet]) -> list[Roul
     return [b for p in players for b in winners if b.player == p]
 
 
-class _ClothOnly(AmericanRouletteGame):
-    """The same game seen without its announced bets, for the generic solver's per-target grouping."""
-
-    def __init__(self, game: AmericanRouletteGame) -> None:
-        super().__init__(game.id, game.name_es, game.name_en, game.rules)
-
-    def edge_cases(self, jurisdiction: str) -> list[EdgeCase]:
-        """As French roulette's; a 1:2 bet staked at two minima, so that ES-AN's payability rule accepts it."""
-        rules = self.rules_for(jurisdiction)
-        return [dataclasses.replace(c, amount=c.amount * rules.payouts[c.kind].denominator)
-                for c in super().edge_cases(jurisdiction)]
-
-    def exact_edges(self, jurisdiction: str) -> list[Any] | None:
-        return None
-
-
 class ShortRouletteGame(RouletteGame):
     """The abreviada: no simple chances, so no simple-chance minimum (003:448-450)."""
 
@@ -304,4 +271,3 @@ ROULETTE_AMERICAN = register(AmericanRouletteGame("roulette-american", "Ruleta a
                                                   "Single-zero American roulette", AMERICAN_RULES))  # type: ignore[arg-type]
 ROULETTE_FRENCH_SHORT = register(ShortRouletteGame("roulette-french-short", "Ruleta francesa abreviada",
                                                    "Short French roulette (abreviada)", SHORT_RULES))
-
