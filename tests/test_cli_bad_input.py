@@ -124,6 +124,11 @@ CASES: dict[str, list[tuple[list[str], str]]] = {
     "users password": [(["x", "--database", "foo://bar", "--password-stdin"], "--database")],
     "users list": [(["--database", "foo://bar"], "--database"),
                    (["--database", "sqlite:///{folder}/none.db"], "no database file")],
+    "par": [(["nope"], "unknown game"), (["roulette-french", "-j", "XX"], "XX"),
+            (["roulette-french", "--rounds", "0"], "--rounds"), (["roulette-french", "--rounds", "-5"], "--rounds"),
+            (["roulette-french", "--seed", "-1"], "--seed"), (["roulette-french", "--out", "{afile}"], "--out")],
+    "cite": [(["zz"], "not a citation"), (["003:999999"], "past the end"), (["009:1"], "no instrument"),
+             (["003:"], "not a citation"), (["003:9-2"], "003")],
     "strategy": [(["nope"], "unknown game"), (["roulette-french"], "blackjack"), (["blackjack", "-j", "XX"], "XX")],
 }
 

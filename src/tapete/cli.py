@@ -447,11 +447,21 @@ def par(
     seed: Annotated[int, typer.Option()] = 1,
 ) -> None:
     """The PAR sheet of GAME: per bet the outcomes, RTP, hold, SD, hit frequency, rules and a simulation check."""
+    from tapete import cli_args
     from tapete.analysis.par import write_par
 
     g = _game(game)
     try:
         g.rules_for(jurisdiction)
+        cli_args.at_least(rounds, 1, "--rounds")
+        cli_args.at_most(rounds, 10**9, "--rounds")
+        cli_args.at_least(seed, 0, "--seed")
+        if out.exists() and not out.is_dir():
+            raise TapeteError("bad-option", f"--out: {out} is a file; the PAR sheet goes into a folder")
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise TapeteError("bad-option", f"--out: cannot make the folder {out} ({exc.strerror})") from None
         page = write_par(g.id, jurisdiction, out, rounds=rounds, seed=seed)
     except TapeteError as exc:
         _fail(exc, as_json=False)
