@@ -210,3 +210,17 @@ def test_configured_seats_are_a_demo_buy_in(make_casino: Any, sqlite_url: str) -
     assert stacks(c) == {"ana": 6_000} and c.balance("ana") == 94_000 and c.balance("pepe") == 5_000
     assert "seats" not in c.get(None, "/api/tables")["tables"][0]["limits"]
     c.ledger()
+
+
+def test_sintetico_baleares_deals_to_four_players_at_least(make_casino: Any, sqlite_url: str) -> None:
+    """000:1491 (docs/rulings.md#minimum-player-counts): sintético in Baleares starts only with four players at the
+    table; with three the table waits, with four the hand is dealt."""
+    table = {"id": "p", "name": "Sintético", "game": "poker-sintetico", "jurisdiction": "ES-IB", "auto": False,
+             "table": {"minimum": 200}}
+    c = make_casino([table], sqlite_url, players=PLAYERS)
+    for seat, player in enumerate(("ana", "luis", "eva"), start=1):
+        c.post(player, "/api/tables/p/seats", {"seat": seat, "buy_in": 5_000})
+    waiting = c.post("croupier", "/api/tables/p/open", key=None)
+    assert "4 seated players" in waiting["waiting"] and waiting["seated"] == 3
+    c.post("pepe", "/api/tables/p/seats", {"seat": 4, "buy_in": 5_000})
+    assert c.post("croupier", "/api/tables/p/open", key=None)["phase"] == "acting"

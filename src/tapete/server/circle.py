@@ -182,8 +182,9 @@ def op_open(ctx: Ctx) -> dict[str, Any]:
     seating = load_seating(ctx.conn, ctx.table_id)
     stacks = ledger.balances(ctx.conn, [ledger.stack(ctx.table_id, p) for p in seating.values()])
     players = {p: s for s, p in sorted(seating.items()) if stacks.get(ledger.stack(ctx.table_id, p), 0) > 0}
-    if len(players) < 2:
-        return waiting(ctx, "a hand needs two seated players with chips", len(players))
+    least = ctx.game.rules_for(ctx.jurisdiction).min_players  # type: ignore[attr-defined]
+    if len(players) < least:      # 000:1491: sintético in Baleares starts and goes on with four (#minimum-player-counts)
+        return waiting(ctx, f"a hand needs {least} seated players with chips", len(players))
     table = table_config(ctx.game, ctx.row["config"])
     table["seats"] = [{"seat": s, "player": p, "stack": stacks[ledger.stack(ctx.table_id, p)]} for p, s in players.items()]
     button = next_button(ctx, sorted(players.values()))

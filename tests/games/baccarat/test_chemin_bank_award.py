@@ -130,3 +130,24 @@ def test_offers_survive_a_json_round_trip() -> None:
     assert state.bank().id == "K1"
     assert state.offers[0].final == "void" and state.offers[0].amount == 90000
     assert state.bank().holding == Fraction(50000)
+
+
+def test_former_banker_takes_the_cards_for_one_coup_when_the_new_bank_is_bigger() -> None:
+    """001:765: the banker who passed the hand takes the cards of the next bank's first coup, though his stake is
+    lower than others', if that bank is bigger than the one he passed — for one coup only."""
+    state = table(BANK_WINS * 3)
+    run(state, [offer("K", "tres", 50000, seat=3), stake("s1", "p1", 20000, seat=1), Deal(), Act("pass", bet="K"),
+                offer("K4", "cuatro", 90000, seat=4), stake("t3", "tres", 10000, seat=3),
+                stake("t1", "p1", 30000, seat=1), Deal(),
+                stake("u3", "tres", 10000, seat=3), stake("u1", "p1", 30000, seat=1), Deal()])
+    assert state.coups[1].holder == "t3"
+    assert any("001:765" in line for line in state.log)
+    assert state.coups[2].holder == "u1"
+
+
+def test_former_banker_has_no_right_when_the_new_bank_is_not_bigger() -> None:
+    state = table(BANK_WINS + PUNTO_WINS)
+    run(state, [offer("K", "tres", 50000, seat=3), stake("s1", "p1", 20000, seat=1), Deal(), Act("pass", bet="K"),
+                offer("K4", "cuatro", 69000, seat=4), stake("t3", "tres", 10000, seat=3),
+                stake("t1", "p1", 30000, seat=1), Deal()])
+    assert state.coups[1].holder == "t1"

@@ -214,6 +214,7 @@ class CheminState(HoldsBanks):
     last_pass: tuple[str, int, int] | None = None                 # (player, seat, amount) of the last bank passed
     turn: int = 1                     # the department whose turn it is to take the bank (001:749, 001:753, 001:761)
     excluded: list[str] = field(default_factory=list)             # the passer and his associates (001:767)
+    former_banker: str | None = None  # takes the cards of the new bank's first coup (001:765)
     offers: list[Offer] = field(default_factory=list)             # bank offers being decided, then the void ones
     bidding: bool = False             # the first offer holds the bank until the next event awards it
     offer_log: int | None = None      # the log line of the first offer, reworded when another offer competes
@@ -392,6 +393,8 @@ class CheminDeFerGame(PlayerBankedGame):
                     o.final = "void"
                     state.log.append(f"offer {o.id} by {o.player} is void, {euros(o.amount)} returned: {lose(o)}")
         state.offers = [o for o in state.offers if o.final == "void"]
+        if state.last_pass is not None and state.banks and state.banks[-1].initial > state.last_pass[2]:
+            state.former_banker = state.last_pass[0]      # 001:765: a bigger bank than the one he passed
         state.last_pass = None
         state.excluded = []
 
@@ -580,6 +583,7 @@ class CheminDeFerGame(PlayerBankedGame):
             raise TapeteError("illegal-action", "no punto has staked against the bank: there is no coup to deal",
                               source="001:852")
         holder = self._cover(state, rules, bank, stakes)
+        state.former_banker = None                  # his right is for one coup only (001:765)
         coup = CheminCoup(number, bank.id, [s.id for s in stakes], holder.id, holder.call == "banco")
         coup.punto_free = state.banco_free and holder.call == "banco"
         state.current = coup
@@ -623,6 +627,11 @@ class CheminDeFerGame(PlayerBankedGame):
         if with_table:
             return with_table[0]
         covered = [s for s in order if s.covered > 0]
+        former = next((s for s in covered if s.player == state.former_banker), None) if bank.coups == 0 else None
+        if former is not None:
+            state.log.append(f"{former.player}, the banker who passed the hand, takes the cards for this coup: the "
+                             "new bank is bigger than the one he passed (001:765)")
+            return former
         seated = [s for s in covered if s.seated] or covered           # R: docs/rulings.md#chemin-cards-holder
         best = max(s.amount for s in seated)
         return next(s for s in seated if s.amount == best)
