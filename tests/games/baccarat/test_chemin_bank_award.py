@@ -151,3 +151,35 @@ def test_former_banker_has_no_right_when_the_new_bank_is_not_bigger() -> None:
                 offer("K4", "cuatro", 69000, seat=4), stake("t3", "tres", 10000, seat=3),
                 stake("t1", "p1", 30000, seat=1), Deal()])
     assert state.coups[1].holder == "t1"
+
+
+def test_sabot_returns_to_the_passers_right_when_the_passed_hand_loses() -> None:
+    """001:771: the player who took a passed hand loses: the sabot goes back to the seat at the right of the
+    banker who passed it (seat 4 after seat 3), not to the right of the loser (seat 6)."""
+    state = table(BANK_WINS + PUNTO_WINS + BANK_WINS)
+    run(state, [offer("K", "tres", 50000, seat=3), stake("s1", "p1", 20000, seat=1), Deal(), Act("pass", bet="K"),
+                offer("K5", "cinco", 80000, seat=5), stake("t1", "p1", 30000, seat=1), Deal(),
+                offer("K6", "seis", 90000, seat=6), offer("K4", "cuatro", 20000, seat=4),
+                stake("u1", "p1", 10000, seat=1), Deal()])
+    assert state.coups[1].bank == "K5" and state.banks[1].ended == "lost"
+    assert state.coups[2].bank == "K4"
+
+
+def test_a_new_banker_who_refuses_to_deal_is_auctioned_without_him_nor_the_passer() -> None:
+    """001:773: whoever takes the bank must deal once; if he refuses, the bank is auctioned and neither he nor the
+    banker who passed the hand may bid."""
+    state = table(BANK_WINS * 2)
+    doc = run(state, [offer("K", "tres", 50000, seat=3), stake("s1", "p1", 20000, seat=1), Deal(), Act("pass", bet="K"),
+                      offer("K4", "cuatro", 70000, seat=4), Act("pass", bet="K4"),
+                      offer("K6", "seis", 80000, seat=6), offer("K5", "cinco", 75000, seat=5),
+                      stake("t1", "p1", 10000, seat=1), Deal()])
+    assert doc["bets"]["K4"]["returned"] == 70000
+    assert any("refuses to deal" in line and "001:773" in line for line in state.log)
+    assert state.coups[1].bank == "K6"          # at auction: seat 5's turn gives it no priority
+    for player, seat in (("cuatro", 4), ("tres", 3)):
+        again = table(BANK_WINS * 2)
+        with pytest.raises(TapeteError) as err:
+            run(again, [offer("K", "tres", 50000, seat=3), stake("s1", "p1", 20000, seat=1), Deal(),
+                        Act("pass", bet="K"), offer("K4", "cuatro", 70000, seat=4), Act("pass", bet="K4"),
+                        offer("KX", player, 90000, seat=seat)])
+        assert "001:773" in err.value.message

@@ -215,6 +215,9 @@ class CheminState(HoldsBanks):
     turn: int = 1                     # the department whose turn it is to take the bank (001:749, 001:753, 001:761)
     excluded: list[str] = field(default_factory=list)             # the passer and his associates (001:767)
     former_banker: str | None = None  # takes the cards of the new bank's first coup (001:765)
+    passed_from: dict[str, int] = field(default_factory=dict)     # bank id -> seat of the banker who passed it
+    refused: list[str] = field(default_factory=list)  # a banker who would not deal, and the passer before him (001:773)
+    passers: dict[str, str] = field(default_factory=dict)     # bank id -> the banker who passed it
     offers: list[Offer] = field(default_factory=list)             # bank offers being decided, then the void ones
     bidding: bool = False             # the first offer holds the bank until the next event awards it
     offer_log: int | None = None      # the log line of the first offer, reworded when another offer competes
@@ -349,6 +352,9 @@ class CheminDeFerGame(PlayerBankedGame):
         if any(s.coup == self._next_coup(state) and s.final == "open" for s in state.stakes):
             raise TapeteError("illegal-action", f"bank {bet.id}: the bank comes before the coup's stakes", source="001:842",
                               bet=bet.id)
+        if bet.player in state.refused:
+            raise TapeteError("illegal-action", f"bank {bet.id}: {bet.player} may not bid for the bank auctioned after a "
+                              "banker refused to deal", source="001:773", bet=bet.id)
         offer = Offer(bet.id, bet.player, bet.amount, seat, behind, len(state.offers))
         if state.bidding:                  # another offer for the same bank (R: docs/rulings.md#chemin-bank-award)
             if any(o.player == bet.player and o.final == "open" for o in state.offers):
@@ -395,6 +401,11 @@ class CheminDeFerGame(PlayerBankedGame):
         state.offers = [o for o in state.offers if o.final == "void"]
         if state.last_pass is not None and state.banks and state.banks[-1].initial > state.last_pass[2]:
             state.former_banker = state.last_pass[0]      # 001:765: a bigger bank than the one he passed
+        if state.last_pass is not None and state.banks:
+            state.passers[state.banks[-1].id] = state.last_pass[0]
+            if state.last_pass[1]:
+                state.passed_from[state.banks[-1].id] = state.last_pass[1]
+        state.refused = []
         state.last_pass = None
         state.excluded = []
 
@@ -402,7 +413,7 @@ class CheminDeFerGame(PlayerBankedGame):
         deps = max([self._departments(state)] + [o.seat or o.behind or 0 for o in offers])
         turn = (state.turn - 1) % deps + 1
         floor = self.bank_floor(state)
-        rotation = next((o for o in offers if o.seat == turn and o.amount >= floor), None)
+        rotation = None if state.refused else next((o for o in offers if o.seat == turn and o.amount >= floor), None)
         if rotation is not None:
             return (rotation, f"in the rotating turn (department {turn}; 001:749; 001:753)",
                     lambda o: "the bank was taken in the rotating turn (001:749; 001:753; "
@@ -424,7 +435,9 @@ class CheminDeFerGame(PlayerBankedGame):
         """A seated banker's bank ends: the turn goes to the seat at his right; after a standing banker it stays at
         the right of the last seated banker (001:753; 001:761)."""
         super().end_bank(state, bank, why)
-        if bank.seat is not None:
+        if why == "lost" and bank.id in state.passed_from:   # 001:771: a passed hand lost: back to the passer's right
+            state.turn = state.passed_from[bank.id] % self._departments(state) + 1
+        elif bank.seat is not None:
             state.turn = bank.seat % self._departments(state) + 1
 
     def bank_floor(self, state: CheminState) -> int:
@@ -533,9 +546,15 @@ class CheminDeFerGame(PlayerBankedGame):
                               bet=bank.id)
         amount = act.fields.get("amount")
         if act.do == "pass":
-            if bank.coups == 0:
-                raise TapeteError("illegal-action", f"pass on {bank.id}: whoever takes the bank must deal at least once",
-                                  source="001:773", bet=bank.id)
+            if bank.coups == 0:      # 001:773: he refuses to deal: auctioned without him nor the banker who passed it
+                self.end_bank(state, bank, "withdrawn")
+                state.refused = [bank.player, *bank.associates] + ([state.passers[bank.id]] if bank.id in state.passers
+                                                                   else [])
+                state.last_pass = None
+                state.log.append(f"{bank.player} refuses to deal: the bank is auctioned, and neither he nor "
+                                 f"{'the banker who passed the hand' if bank.id in state.passers else 'his associates'} "
+                                 "may bid (001:773)")
+                return
             self.end_bank(state, bank, "passed")
             state.last_pass = (bank.player, bank.seat or bank.behind or 0, int(bank.holding))
             state.excluded = [bank.player, *bank.associates]               # 001:767
