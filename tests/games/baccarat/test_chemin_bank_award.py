@@ -170,7 +170,7 @@ def test_a_new_banker_who_refuses_to_deal_is_auctioned_without_him_nor_the_passe
     banker who passed the hand may bid."""
     state = table(BANK_WINS * 2)
     doc = run(state, [offer("K", "tres", 50000, seat=3), stake("s1", "p1", 20000, seat=1), Deal(), Act("pass", bet="K"),
-                      offer("K4", "cuatro", 70000, seat=4), Act("pass", bet="K4"),
+                      offer("K4", "cuatro", 70000, seat=4), Act("refuse-to-deal", bet="K4"),
                       offer("K6", "seis", 80000, seat=6), offer("K5", "cinco", 75000, seat=5),
                       stake("t1", "p1", 10000, seat=1), Deal()])
     assert doc["bets"]["K4"]["returned"] == 70000
@@ -180,6 +180,17 @@ def test_a_new_banker_who_refuses_to_deal_is_auctioned_without_him_nor_the_passe
         again = table(BANK_WINS * 2)
         with pytest.raises(TapeteError) as err:
             run(again, [offer("K", "tres", 50000, seat=3), stake("s1", "p1", 20000, seat=1), Deal(),
-                        Act("pass", bet="K"), offer("K4", "cuatro", 70000, seat=4), Act("pass", bet="K4"),
+                        Act("pass", bet="K"), offer("K4", "cuatro", 70000, seat=4), Act("refuse-to-deal", bet="K4"),
                         offer("KX", player, 90000, seat=seat)])
         assert "001:773" in err.value.message
+
+
+def test_a_standing_player_who_moves_to_follow_the_hand_is_paid_last() -> None:
+    """001:741: standing behind seat 6, then behind seat 2 (right behind the banker at seat 1): his stake is covered
+    after every other, so the 40 000 bank covers the stake behind seat 5 first."""
+    state = table(BANK_WINS + PUNTO_WINS)
+    doc = run(state, [offer("K", "uno", 40000, seat=1), stake("a", "pie", 10000, behind=6), Deal(),
+                      stake("b", "pie", 30000, behind=2), stake("c", "otro", 30000, behind=5), Deal()])
+    assert any("001:741" in line for line in state.log)
+    assert doc["bets"]["c"]["status"] == "won" and doc["bets"]["c"]["returned"] > 30000
+    assert doc["bets"]["b"]["returned"] < 2 * 30000         # only the part the bank had left is covered

@@ -42,7 +42,7 @@ from tapete.games.baccarat.common import (
 
 KINDS = ("bank", "player", "bank-share")
 PLAY_VERBS = ("draw", "stand", "cuadro", "give", "refuse")
-MONEY_VERBS = ("banco", "banco-with-table", "last-completes", "pass", "garage", "top-up", "all-goes")
+MONEY_VERBS = ("banco", "banco-with-table", "last-completes", "pass", "garage", "top-up", "all-goes", "refuse-to-deal")
 IRREGULARITIES = ("early-draw", "burn-exposed", "expose", "fifth-card", "extra-initial-card", "two-cards", "drop-card",
                   "early-abat", "forget-abat", "throw-cards", "wrong-call", "mistaken-call", "too-slow", "outside-advice")
 HANDS = ("player", "bank", "croupier")
@@ -538,23 +538,23 @@ class CheminDeFerGame(PlayerBankedGame):
     def _bank_act(self, state: CheminState, rules: CheminRules, act: Act, bank: BankAccount) -> None:
         if not bank.active:
             raise TapeteError("illegal-action", f"{act.do} on {bank.id}: this bank is no longer in play", bet=bank.id)
-        if act.do not in ("pass", "garage", "top-up", "all-goes"):
+        if act.do not in ("pass", "garage", "top-up", "all-goes", "refuse-to-deal"):
             raise TapeteError("illegal-action", f"{act.do!r} is not a decision of the bank's money (card play is "
                               "act.by: bank)", bet=bank.id)
         if any(s.coup == self._next_coup(state) and s.final == "open" for s in state.stakes) or state.closed:
             raise TapeteError("out-of-turn", f"{act.do} on {bank.id}: the bank's money is decided between coups",
                               bet=bank.id)
         amount = act.fields.get("amount")
+        if act.do == "refuse-to-deal":
+            if bank.coups:
+                raise TapeteError("illegal-action", f"refuse-to-deal on {bank.id}: he has dealt; he may pass the hand",
+                                  source="001:773", bet=bank.id)
+            self._refuse_to_deal(state, bank)
+            return
         if act.do == "pass":
-            if bank.coups == 0:      # 001:773: he refuses to deal: auctioned without him nor the banker who passed it
-                self.end_bank(state, bank, "withdrawn")
-                state.refused = [bank.player, *bank.associates] + ([state.passers[bank.id]] if bank.id in state.passers
-                                                                   else [])
-                state.last_pass = None
-                state.log.append(f"{bank.player} refuses to deal: the bank is auctioned, and neither he nor "
-                                 f"{'the banker who passed the hand' if bank.id in state.passers else 'his associates'} "
-                                 "may bid (001:773)")
-                return
+            if bank.coups == 0:
+                raise TapeteError("illegal-action", f"pass on {bank.id}: whoever takes the bank must deal at least once "
+                                  "(refuse-to-deal puts it to auction)", source="001:773", bet=bank.id)
             self.end_bank(state, bank, "passed")
             state.last_pass = (bank.player, bank.seat or bank.behind or 0, int(bank.holding))
             state.excluded = [bank.player, *bank.associates]               # 001:767
@@ -588,6 +588,17 @@ class CheminDeFerGame(PlayerBankedGame):
         bank.add(bank.id, amount)
         state.log.append(f"the bank is raised by {euros(amount)} to {euros(bank.holding)}")
 
+    def _refuse_to_deal(self, state: CheminState, bank: BankAccount) -> None:
+        """001:773: the new banker refuses to deal his first coup: his bank is returned and auctioned, and neither
+        he nor the banker who passed the hand may bid."""
+        self.end_bank(state, bank, "withdrawn")
+        state.refused = [bank.player, *bank.associates] + ([state.passers[bank.id]] if bank.id in state.passers
+                                                           else [])
+        state.last_pass = None
+        state.log.append(f"{bank.player} refuses to deal: the bank is auctioned, and neither he nor "
+                         f"{'the banker who passed the hand' if bank.id in state.passers else 'his associates'} "
+                         "may bid (001:773)")
+
     # -- the deal -----------------------------------------------------------------------------------------------
     def deal(self, state: CheminState, rules: CheminRules) -> CheminCoup:
         bank = state.bank()
@@ -620,6 +631,10 @@ class CheminDeFerGame(PlayerBankedGame):
         seat = bank.seat or bank.behind or 0
         deps = self._departments(state)
         order = sorted(stakes, key=lambda s: rotation_key(s, seat, deps))
+        moved = [s for s in order if self._moved(state, s)]
+        if moved:               # 001:741: a standing player who moved to follow the hand is paid last
+            order = [s for s in order if s not in moved] + moved
+            state.log.append(f"{', '.join(s.player for s in moved)} moved to follow the hand: paid last (001:741)")
         bancos = [s for s in order if s.call == "banco"]
         if bancos:
             bancos.sort(key=lambda s: s.player != state.banco_seguido)   # banco seguido first (001:854)
@@ -654,6 +669,13 @@ class CheminDeFerGame(PlayerBankedGame):
         seated = [s for s in covered if s.seated] or covered           # R: docs/rulings.md#chemin-cards-holder
         best = max(s.amount for s in seated)
         return next(s for s in seated if s.amount == best)
+
+    @staticmethod
+    def _moved(state: CheminState, stake: Stake) -> bool:
+        """A standing stake behind another seat than the same player's earlier standing stake (001:741)."""
+        return stake.behind is not None and any(
+            p.player == stake.player and p.coup < stake.coup and p.behind is not None and p.behind != stake.behind
+            for p in state.stakes)
 
     # -- card play ------------------------------------------------------------------------------------------------
     def _coup_waiting(self, state: CheminState) -> bool:
