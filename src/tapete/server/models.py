@@ -96,3 +96,15 @@ class SitIn(Body):
 
     seat: int = Field(ge=1, le=10)
     buy_in: int = Field(gt=0, le=MAX_CENTS)
+
+
+class RebuyIn(Body):
+    """Circle poker: a reposición of `amount` cents from the wallet to the caller's stack, between hands."""
+
+    amount: int = Field(gt=0, le=MAX_CENTS)
+
+
+class RestIn(Body):
+    """Circle poker: `rest: true` sits out from the next hand (two hands at most, 003:4209-4214); false comes back."""
+
+    rest: bool
