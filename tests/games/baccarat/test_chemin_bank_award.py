@@ -194,3 +194,11 @@ def test_a_standing_player_who_moves_to_follow_the_hand_is_paid_last() -> None:
     assert any("001:741" in line for line in state.log)
     assert doc["bets"]["c"]["status"] == "won" and doc["bets"]["c"]["returned"] > 30000
     assert doc["bets"]["b"]["returned"] < 2 * 30000         # only the part the bank had left is covered
+
+
+@pytest.mark.parametrize(("jurisdiction", "source"), [("ES", "001:773"), ("ES-IB", "000:879"), ("ES-GA", "002:562"),
+                                                      ("ES-AN", "003:2063-2066")])
+def test_refuse_to_deal_cites_each_catalogs_own_article(jurisdiction: str, source: str) -> None:
+    state = GAME.open(jurisdiction, {"minimum": M, "departments": 6}, BANK_WINS)
+    run(state, [offer("K", "uno", 50000, seat=1), Act("refuse-to-deal", bet="K")])
+    assert any(f"({source})" in line for line in state.log), state.log

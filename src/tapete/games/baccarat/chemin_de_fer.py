@@ -43,6 +43,11 @@ from tapete.games.baccarat.common import (
 KINDS = ("bank", "player", "bank-share")
 PLAY_VERBS = ("draw", "stand", "cuadro", "give", "refuse")
 MONEY_VERBS = ("banco", "banco-with-table", "last-completes", "pass", "garage", "top-up", "all-goes", "refuse-to-deal")
+# the same article in each catalog; a document cites its own (own_citations)
+FORMER_BANKER = "001:765; 000:873; 002:554; 003:2039-2042"
+PASSED_HAND_LOST = "001:771; 000:877; 002:560; 003:2058-2061"
+REFUSE_TO_DEAL = "001:773; 000:879; 002:562; 003:2063-2066"
+STANDING_MOVES = "001:741; 000:849; 002:536; 003:1973-1976"
 IRREGULARITIES = ("early-draw", "burn-exposed", "expose", "fifth-card", "extra-initial-card", "two-cards", "drop-card",
                   "early-abat", "forget-abat", "throw-cards", "wrong-call", "mistaken-call", "too-slow", "outside-advice")
 HANDS = ("player", "bank", "croupier")
@@ -354,7 +359,7 @@ class CheminDeFerGame(PlayerBankedGame):
                               bet=bet.id)
         if bet.player in state.refused:
             raise TapeteError("illegal-action", f"bank {bet.id}: {bet.player} may not bid for the bank auctioned after a "
-                              "banker refused to deal", source="001:773", bet=bet.id)
+                              "banker refused to deal", source=own_citations(REFUSE_TO_DEAL, state.jurisdiction), bet=bet.id)
         offer = Offer(bet.id, bet.player, bet.amount, seat, behind, len(state.offers))
         if state.bidding:                  # another offer for the same bank (R: docs/rulings.md#chemin-bank-award)
             if any(o.player == bet.player and o.final == "open" for o in state.offers):
@@ -548,13 +553,14 @@ class CheminDeFerGame(PlayerBankedGame):
         if act.do == "refuse-to-deal":
             if bank.coups:
                 raise TapeteError("illegal-action", f"refuse-to-deal on {bank.id}: he has dealt; he may pass the hand",
-                                  source="001:773", bet=bank.id)
+                                  source=own_citations(REFUSE_TO_DEAL, state.jurisdiction), bet=bank.id)
             self._refuse_to_deal(state, bank)
             return
         if act.do == "pass":
             if bank.coups == 0:
                 raise TapeteError("illegal-action", f"pass on {bank.id}: whoever takes the bank must deal at least once "
-                                  "(refuse-to-deal puts it to auction)", source="001:773", bet=bank.id)
+                                  "(refuse-to-deal puts it to auction)",
+                                  source=own_citations(REFUSE_TO_DEAL, state.jurisdiction), bet=bank.id)
             self.end_bank(state, bank, "passed")
             state.last_pass = (bank.player, bank.seat or bank.behind or 0, int(bank.holding))
             state.excluded = [bank.player, *bank.associates]               # 001:767
@@ -597,7 +603,7 @@ class CheminDeFerGame(PlayerBankedGame):
         state.last_pass = None
         state.log.append(f"{bank.player} refuses to deal: the bank is auctioned, and neither he nor "
                          f"{'the banker who passed the hand' if bank.id in state.passers else 'his associates'} "
-                         "may bid (001:773)")
+                         f"may bid ({own_citations(REFUSE_TO_DEAL, state.jurisdiction)})")
 
     # -- the deal -----------------------------------------------------------------------------------------------
     def deal(self, state: CheminState, rules: CheminRules) -> CheminCoup:
@@ -634,7 +640,8 @@ class CheminDeFerGame(PlayerBankedGame):
         moved = [s for s in order if self._moved(state, s)]
         if moved:               # 001:741: a standing player who moved to follow the hand is paid last
             order = [s for s in order if s not in moved] + moved
-            state.log.append(f"{', '.join(s.player for s in moved)} moved to follow the hand: paid last (001:741)")
+            state.log.append(f"{', '.join(s.player for s in moved)} moved to follow the hand: paid last "
+                             f"({own_citations(STANDING_MOVES, state.jurisdiction)})")
         bancos = [s for s in order if s.call == "banco"]
         if bancos:
             bancos.sort(key=lambda s: s.player != state.banco_seguido)   # banco seguido first (001:854)
@@ -664,7 +671,7 @@ class CheminDeFerGame(PlayerBankedGame):
         former = next((s for s in covered if s.player == state.former_banker), None) if bank.coups == 0 else None
         if former is not None:
             state.log.append(f"{former.player}, the banker who passed the hand, takes the cards for this coup: the "
-                             "new bank is bigger than the one he passed (001:765)")
+                             f"new bank is bigger than the one he passed ({own_citations(FORMER_BANKER, state.jurisdiction)})")
             return former
         seated = [s for s in covered if s.seated] or covered           # R: docs/rulings.md#chemin-cards-holder
         best = max(s.amount for s in seated)
