@@ -73,7 +73,8 @@ def pokerkit_hand(seed: int, variant: str, forced: str) -> tuple[str, list[int]]
                 low, high = state.min_completion_betting_or_raising_to_amount, \
                     state.max_completion_betting_or_raising_to_amount
                 state.complete_bet_or_raise_to(rnd.choice([low, high, rnd.randint(low, high)]))
-    text = HandHistory.from_game_state(game, state).dumps()
+    names = [f"p{k + 1}" for k in range(n)]      # seats as casinos number them: p1 at seat 1, clockwise
+    text = HandHistory.from_game_state(game, state, players=names, seats=list(range(1, n + 1))).dumps()
     return _hide_cards(text, rnd), list(state.stacks)
 
 

@@ -134,6 +134,8 @@ def import_hand(text: str) -> dict[str, Any]:
     n = len(stacks)
     players = phh.get("players") or [f"p{k + 1}" for k in range(n)]
     seat_numbers = phh.get("seats") or list(range(n, 0, -1))
+    if "_tapete_table" not in phh:      # PHH's order is the play order; its seat numbers need not run our way
+        seat_numbers = list(range(n, 0, -1))
     bets = phh.get("_tapete_bets") or [f"h{k + 1}" for k in range(n)]
     if "_tapete_table" in phh:
         table = json.loads(phh["_tapete_table"])
