@@ -210,3 +210,57 @@ def test_configured_seats_are_a_demo_buy_in(make_casino: Any, sqlite_url: str) -
     assert stacks(c) == {"ana": 6_000} and c.balance("ana") == 94_000 and c.balance("pepe") == 5_000
     assert "seats" not in c.get(None, "/api/tables")["tables"][0]["limits"]
     c.ledger()
+
+
+def test_sintetico_baleares_deals_to_four_players_at_least(make_casino: Any, sqlite_url: str) -> None:
+    """000:1491 (docs/rulings.md#minimum-player-counts): sintético in Baleares starts only with four players at the
+    table; with three the table waits, with four the hand is dealt."""
+    table = {"id": "p", "name": "Sintético", "game": "poker-sintetico", "jurisdiction": "ES-IB", "auto": False,
+             "table": {"minimum": 200}}
+    c = make_casino([table], sqlite_url, players=PLAYERS)
+    for seat, player in enumerate(("ana", "luis", "eva"), start=1):
+        c.post(player, "/api/tables/p/seats", {"seat": seat, "buy_in": 5_000})
+    waiting = c.post("croupier", "/api/tables/p/open", key=None)
+    assert "4 seated players" in waiting["waiting"] and waiting["seated"] == 3
+    c.post("pepe", "/api/tables/p/seats", {"seat": 4, "buy_in": 5_000})
+    assert c.post("croupier", "/api/tables/p/open", key=None)["phase"] == "acting"
+
+
+def test_rebuy_between_hands_within_the_table_bounds(make_casino: Any, sqlite_url: str) -> None:
+    """000:1483-1487 (docs/rulings.md#circle-server-rebuy-and-sit-out): a seated player rebuys from his wallet
+    between hands, 5 to 100 times the table's bet in Baleares' sintético; the money is conserved."""
+    table = {"id": "p", "name": "Sintético", "game": "poker-sintetico", "jurisdiction": "ES-IB", "auto": False,
+             "table": {"minimum": 200}}
+    c = make_casino([table], sqlite_url, players=PLAYERS)
+    c.post("ana", "/api/tables/p/seats", {"seat": 1, "buy_in": 5_000})
+    assert c.post("ana", "/api/tables/p/seats/rebuy", {"amount": 999}, expect=422)["error"]["code"] == "under-minimum"
+    assert c.post("ana", "/api/tables/p/seats/rebuy", {"amount": 20_001}, expect=422)["error"]["code"] == "over-maximum"
+    assert c.post("luis", "/api/tables/p/seats/rebuy", {"amount": 1_000}, expect=409)["error"]["code"] == "not-seated"
+    done = c.post("ana", "/api/tables/p/seats/rebuy", {"amount": 1_000})
+    assert done["stack"] == 6_000 and c.balance("ana") == 94_000 and stacks(c) == {"ana": 6_000}
+
+
+def test_rest_two_hands_then_the_seat_is_free(casino: Any) -> None:
+    """003:4209-4214: a player may rest two hands without losing his seat; at the third, if he has not come
+    back, the seat is free and his stack goes back to his wallet. A player who comes back is dealt in."""
+    c = casino
+    for seat, player in ((1, "ana"), (3, "luis"), (5, "eva")):
+        c.post(player, "/api/tables/p/seats", {"seat": seat, "buy_in": 10_000})
+    assert c.post("eva", "/api/tables/p/seats/rest", {"rest": True})["resting"] is True
+    for _ in range(2):
+        play_hand(c, passive)
+        assert "eva" in stacks(c) and stacks(c)["eva"] == 10_000
+    answer = c.post("croupier", "/api/tables/p/open", key=None)       # the third hand: eva's seat is free
+    assert "eva" not in stacks(c) and c.balance("eva") == 30_000
+    assert answer["phase"] == "acting" and "eva" not in set(owners(c).values())
+
+
+def test_a_resting_player_who_comes_back_is_dealt_in(casino: Any) -> None:
+    c = casino
+    for seat, player in ((1, "ana"), (3, "luis"), (5, "eva")):
+        c.post(player, "/api/tables/p/seats", {"seat": seat, "buy_in": 10_000})
+    c.post("eva", "/api/tables/p/seats/rest", {"rest": True})
+    play_hand(c, passive)
+    c.post("eva", "/api/tables/p/seats/rest", {"rest": False})
+    c.post("croupier", "/api/tables/p/open", key=None)
+    assert "eva" in set(owners(c).values())

@@ -36,7 +36,9 @@ from tapete.server.models import (
     MoneyIn,
     NameIn,
     OutcomeIn,
+    RebuyIn,
     RegisterIn,
+    RestIn,
     SitIn,
     UserIn,
     VoidIn,
@@ -460,6 +462,22 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         if not user.has("player"):
             raise TapeteError("forbidden", "only a seated player leaves his seat")
         return circle.leave(service, table_id, user.username, idem(user, idempotency_key, request, {}))
+
+    @app.post("/api/tables/{table_id}/seats/rebuy", tags=["play"])
+    def rebuy(table_id: str, body: RebuyIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
+        """Circle poker: a reposición between hands from the caller's wallet to his stack."""
+        service.spec(table_id)
+        if not user.has("player"):
+            raise TapeteError("forbidden", "only a seated player rebuys, with his own wallet")
+        return circle.rebuy(service, table_id, user.username, body.amount, idem(user, idempotency_key, request, body))
+
+    @app.post("/api/tables/{table_id}/seats/rest", tags=["play"])
+    def rest(table_id: str, body: RestIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
+        """Circle poker: rest from the next hands (two at most, then the seat is freed), or come back."""
+        service.spec(table_id)
+        if not user.has("player"):
+            raise TapeteError("forbidden", "only a seated player rests")
+        return circle.rest(service, table_id, user.username, body.rest, idem(user, idempotency_key, request, body))
 
     @app.delete("/api/tables/{table_id}/seats", tags=["play"])
     def leave_delete(table_id: str, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:

@@ -10,7 +10,10 @@ The stakes of the hand are collected from the stacks and the settlement pays the
 house's take to `commission:<table>`; a stack changes only through hands. Leaving between hands returns the
 stack to the wallet. The engine validates every act; this module only seats people and moves money.
 
-Rulings: docs/rulings.md#circle-server-buy-in, #circle-server-seating.
+A seated player may rebuy (a *reposición*) between hands and rest for two hands at most
+(003:4209-4214): at the third his seat is freed and his stack goes back to his wallet.
+
+Rulings: docs/rulings.md#circle-server-buy-in, #circle-server-seating, #circle-server-rebuy-and-sit-out.
 """
 
 from __future__ import annotations
@@ -73,6 +76,24 @@ def save_seating(conn: Connection, table_id: str, seating: dict[int, str]) -> No
         conn.execute(insert(meta_kv).values(key=_key(table_id), value=value, flag=None))
     else:
         conn.execute(update(meta_kv).where(meta_kv.c.key == _key(table_id)).values(value=value))
+
+
+def _rest_key(table_id: str) -> str:
+    return f"rest:{table_id}"
+
+
+def load_resting(conn: Connection, table_id: str) -> dict[str, int]:
+    """The players resting at the table: {player: hands dealt without him since he rested}."""
+    raw = conn.execute(select(meta_kv.c.value).where(meta_kv.c.key == _rest_key(table_id))).scalar()
+    return json.loads(raw) if raw else {}
+
+
+def save_resting(conn: Connection, table_id: str, resting: dict[str, int]) -> None:
+    value = json.dumps(resting, sort_keys=True)
+    if conn.execute(select(meta_kv.c.key).where(meta_kv.c.key == _rest_key(table_id))).first() is None:
+        conn.execute(insert(meta_kv).values(key=_rest_key(table_id), value=value, flag=None))
+    else:
+        conn.execute(update(meta_kv).where(meta_kv.c.key == _rest_key(table_id)).values(value=value))
 
 
 def seated_elsewhere(conn: Connection, table_id: str, user: str) -> str | None:
@@ -166,6 +187,62 @@ def op_leave(ctx: Ctx, user: str) -> dict[str, Any]:
             "balance": after.get(ledger.wallet(user), ledger.balance(ctx.conn, ledger.wallet(user)))}
 
 
+def _between_hands(ctx: Ctx, user: str, what: str) -> int:
+    """The seat of a player who is not in the hand in progress (his chips in the pot belong to the hand)."""
+    from tapete.server.tables import load_open_bets
+
+    seat = next((s for s, p in load_seating(ctx.conn, ctx.table_id).items() if p == user), None)
+    if seat is None:
+        raise TapeteError("not-seated", f"{user} has no seat at table {ctx.table_id}")
+    if any(b["player"] == user for b in load_open_bets(ctx).values()):
+        raise TapeteError("wrong-phase", f"{user} plays the hand in progress at table {ctx.table_id}: {what} when it is "
+                          "over", source="003:4228-4233")
+    return seat
+
+
+def op_rebuy(ctx: Ctx, user: str, amount: int) -> dict[str, Any]:
+    """A reposición between hands, from the wallet to the stack, bounded as the table's rebuys are
+    (000:1483-1487; 003:4378-4380; R: docs/rulings.md#circle-server-rebuy-and-sit-out)."""
+    seat = _between_hands(ctx, user, "rebuy")
+    table = table_config(ctx.game, ctx.row["config"])
+    ctx.game.check_table_rebuy(ctx.jurisdiction, table, amount)  # type: ignore[attr-defined]
+    account = ledger.stack(ctx.table_id, user)
+    after = ledger.commit(ctx.conn, ledger.Entry("rebuy", ctx.table_id, None, user, memo=f"seat {seat}")
+                          .move(ledger.wallet(user), account, amount)) or {}
+    ctx.emit("rebuy", {"seat": seat, "player": user, "amount": amount})
+    return {"table": ctx.table_id, "seat": seat, "player": user, "stack": after.get(account),
+            "balance": after.get(ledger.wallet(user), ledger.balance(ctx.conn, ledger.wallet(user)))}
+
+
+def op_rest(ctx: Ctx, user: str, rest: bool) -> dict[str, Any]:
+    """Rest from the next hand, or come back (003:4209-4214): at most two hands dealt without him."""
+    seat = _between_hands(ctx, user, "rest")
+    resting = load_resting(ctx.conn, ctx.table_id)
+    if rest:
+        resting.setdefault(user, 0)
+    else:
+        resting.pop(user, None)
+    save_resting(ctx.conn, ctx.table_id, resting)
+    ctx.emit("rest" if rest else "back", {"seat": seat, "player": user})
+    return {"table": ctx.table_id, "seat": seat, "player": user, "resting": rest,
+            "hands_rested": resting.get(user, 0)}
+
+
+def _free_rested_seats(ctx: Ctx, seating: dict[int, str]) -> dict[str, int]:
+    """003:4209-4214: two hands rested and not back: the seat is free, the stack goes back to the wallet."""
+    resting = load_resting(ctx.conn, ctx.table_id)
+    for player in [p for p, n in resting.items() if n >= 2]:
+        seat = next((s for s, p in seating.items() if p == player), None)
+        if seat is not None:
+            op_leave(ctx, player)
+            del seating[seat]
+            log.info("table %s: %s rested two hands, seat %s is free (003:4209-4214)", ctx.table_id, player, seat)
+        del resting[player]
+    resting = {p: n for p, n in resting.items() if p in seating.values()}
+    save_resting(ctx.conn, ctx.table_id, resting)
+    return resting
+
+
 def op_open(ctx: Ctx) -> dict[str, Any]:
     """The next hand: the seated players with chips, their forced bets posted from their stacks, the deal.
     A draw pot waiting for the next deal (a blank hand) is dealt again to the same players."""
@@ -180,16 +257,21 @@ def op_open(ctx: Ctx) -> dict[str, Any]:
     if not ctx.open_now():
         return waiting(ctx, "the table is outside its opening hours", 0)
     seating = load_seating(ctx.conn, ctx.table_id)
+    resting = _free_rested_seats(ctx, seating)
     stacks = ledger.balances(ctx.conn, [ledger.stack(ctx.table_id, p) for p in seating.values()])
-    players = {p: s for s, p in sorted(seating.items()) if stacks.get(ledger.stack(ctx.table_id, p), 0) > 0}
-    if len(players) < 2:
-        return waiting(ctx, "a hand needs two seated players with chips", len(players))
+    players = {p: s for s, p in sorted(seating.items())
+               if stacks.get(ledger.stack(ctx.table_id, p), 0) > 0 and p not in resting}
+    least = ctx.game.rules_for(ctx.jurisdiction).min_players  # type: ignore[attr-defined]
+    if len(players) < least:      # 000:1491: sintético in Baleares starts and goes on with four (#minimum-player-counts)
+        return waiting(ctx, f"a hand needs {least} seated players with chips", len(players))
     table = table_config(ctx.game, ctx.row["config"])
     table["seats"] = [{"seat": s, "player": p, "stack": stacks[ledger.stack(ctx.table_id, p)]} for p, s in players.items()]
     button = next_button(ctx, sorted(players.values()))
     if button is not None:
         table["button"] = button
     tables.op_open(ctx, table=table)
+    if resting:
+        save_resting(ctx.conn, ctx.table_id, {p: n + 1 for p, n in resting.items()})
     for player, amount in ctx.game.hand_bets(ctx.state, list(players)):  # type: ignore[attr-defined]
         tables.op_bets(ctx, player, [{"kind": "hand", "amount": amount}])
     return tables.op_close(ctx, None)
@@ -223,6 +305,14 @@ def sit(service: TableService, table_id: str, user: str, seat: int, amount: int,
 
 def leave(service: TableService, table_id: str, user: str, idem: tuple[str, str] | None = None) -> Any:
     return service.run(table_id, user, lambda ctx: op_leave(ctx, user), idem)
+
+
+def rebuy(service: TableService, table_id: str, user: str, amount: int, idem: tuple[str, str] | None = None) -> Any:
+    return service.run(table_id, user, lambda ctx: op_rebuy(ctx, user, amount), idem)
+
+
+def rest(service: TableService, table_id: str, user: str, resting: bool, idem: tuple[str, str] | None = None) -> Any:
+    return service.run(table_id, user, lambda ctx: op_rest(ctx, user, resting), idem)
 
 
 def seat_configured(service: TableService) -> None:

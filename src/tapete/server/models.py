@@ -107,3 +107,15 @@ class SitIn(Body):
 
     seat: StrictInt = Field(ge=1, le=10)
     buy_in: Cents
+
+
+class RebuyIn(Body):
+    """Circle poker: a reposición of `amount` cents from the wallet to the caller's stack, between hands."""
+
+    amount: Cents
+
+
+class RestIn(Body):
+    """Circle poker: `rest: true` sits out from the next hand (two hands at most, 003:4209-4214); false comes back."""
+
+    rest: StrictBool

@@ -130,3 +130,75 @@ def test_offers_survive_a_json_round_trip() -> None:
     assert state.bank().id == "K1"
     assert state.offers[0].final == "void" and state.offers[0].amount == 90000
     assert state.bank().holding == Fraction(50000)
+
+
+def test_former_banker_takes_the_cards_for_one_coup_when_the_new_bank_is_bigger() -> None:
+    """001:765: the banker who passed the hand takes the cards of the next bank's first coup, though his stake is
+    lower than others', if that bank is bigger than the one he passed — for one coup only."""
+    state = table(BANK_WINS * 3)
+    run(state, [offer("K", "tres", 50000, seat=3), stake("s1", "p1", 20000, seat=1), Deal(), Act("pass", bet="K"),
+                offer("K4", "cuatro", 90000, seat=4), stake("t3", "tres", 10000, seat=3),
+                stake("t1", "p1", 30000, seat=1), Deal(),
+                stake("u3", "tres", 10000, seat=3), stake("u1", "p1", 30000, seat=1), Deal()])
+    assert state.coups[1].holder == "t3"
+    assert any("001:765" in line for line in state.log)
+    assert state.coups[2].holder == "u1"
+
+
+def test_former_banker_has_no_right_when_the_new_bank_is_not_bigger() -> None:
+    state = table(BANK_WINS + PUNTO_WINS)
+    run(state, [offer("K", "tres", 50000, seat=3), stake("s1", "p1", 20000, seat=1), Deal(), Act("pass", bet="K"),
+                offer("K4", "cuatro", 69000, seat=4), stake("t3", "tres", 10000, seat=3),
+                stake("t1", "p1", 30000, seat=1), Deal()])
+    assert state.coups[1].holder == "t1"
+
+
+def test_sabot_returns_to_the_passers_right_when_the_passed_hand_loses() -> None:
+    """001:771: the player who took a passed hand loses: the sabot goes back to the seat at the right of the
+    banker who passed it (seat 4 after seat 3), not to the right of the loser (seat 6)."""
+    state = table(BANK_WINS + PUNTO_WINS + BANK_WINS)
+    run(state, [offer("K", "tres", 50000, seat=3), stake("s1", "p1", 20000, seat=1), Deal(), Act("pass", bet="K"),
+                offer("K5", "cinco", 80000, seat=5), stake("t1", "p1", 30000, seat=1), Deal(),
+                offer("K6", "seis", 90000, seat=6), offer("K4", "cuatro", 20000, seat=4),
+                stake("u1", "p1", 10000, seat=1), Deal()])
+    assert state.coups[1].bank == "K5" and state.banks[1].ended == "lost"
+    assert state.coups[2].bank == "K4"
+
+
+def test_a_new_banker_who_refuses_to_deal_is_auctioned_without_him_nor_the_passer() -> None:
+    """001:773: whoever takes the bank must deal once; if he refuses, the bank is auctioned and neither he nor the
+    banker who passed the hand may bid."""
+    state = table(BANK_WINS * 2)
+    doc = run(state, [offer("K", "tres", 50000, seat=3), stake("s1", "p1", 20000, seat=1), Deal(), Act("pass", bet="K"),
+                      offer("K4", "cuatro", 70000, seat=4), Act("refuse-to-deal", bet="K4"),
+                      offer("K6", "seis", 80000, seat=6), offer("K5", "cinco", 75000, seat=5),
+                      stake("t1", "p1", 10000, seat=1), Deal()])
+    assert doc["bets"]["K4"]["returned"] == 70000
+    assert any("refuses to deal" in line and "001:773" in line for line in state.log)
+    assert state.coups[1].bank == "K6"          # at auction: seat 5's turn gives it no priority
+    for player, seat in (("cuatro", 4), ("tres", 3)):
+        again = table(BANK_WINS * 2)
+        with pytest.raises(TapeteError) as err:
+            run(again, [offer("K", "tres", 50000, seat=3), stake("s1", "p1", 20000, seat=1), Deal(),
+                        Act("pass", bet="K"), offer("K4", "cuatro", 70000, seat=4), Act("refuse-to-deal", bet="K4"),
+                        offer("KX", player, 90000, seat=seat)])
+        assert "001:773" in err.value.message
+
+
+def test_a_standing_player_who_moves_to_follow_the_hand_is_paid_last() -> None:
+    """001:741: standing behind seat 6, then behind seat 2 (right behind the banker at seat 1): his stake is covered
+    after every other, so the 40 000 bank covers the stake behind seat 5 first."""
+    state = table(BANK_WINS + PUNTO_WINS)
+    doc = run(state, [offer("K", "uno", 40000, seat=1), stake("a", "pie", 10000, behind=6), Deal(),
+                      stake("b", "pie", 30000, behind=2), stake("c", "otro", 30000, behind=5), Deal()])
+    assert any("001:741" in line for line in state.log)
+    assert doc["bets"]["c"]["status"] == "won" and doc["bets"]["c"]["returned"] > 30000
+    assert doc["bets"]["b"]["returned"] < 2 * 30000         # only the part the bank had left is covered
+
+
+@pytest.mark.parametrize(("jurisdiction", "source"), [("ES", "001:773"), ("ES-IB", "000:879"), ("ES-GA", "002:562"),
+                                                      ("ES-AN", "003:2063-2066")])
+def test_refuse_to_deal_cites_each_catalogs_own_article(jurisdiction: str, source: str) -> None:
+    state = GAME.open(jurisdiction, {"minimum": M, "departments": 6}, BANK_WINS)
+    run(state, [offer("K", "uno", 50000, seat=1), Act("refuse-to-deal", bet="K")])
+    assert any(f"({source})" in line for line in state.log), state.log

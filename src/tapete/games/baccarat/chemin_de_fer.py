@@ -42,7 +42,12 @@ from tapete.games.baccarat.common import (
 
 KINDS = ("bank", "player", "bank-share")
 PLAY_VERBS = ("draw", "stand", "cuadro", "give", "refuse")
-MONEY_VERBS = ("banco", "banco-with-table", "last-completes", "pass", "garage", "top-up", "all-goes")
+MONEY_VERBS = ("banco", "banco-with-table", "last-completes", "pass", "garage", "top-up", "all-goes", "refuse-to-deal")
+# the same article in each catalog; a document cites its own (own_citations)
+FORMER_BANKER = "001:765; 000:873; 002:554; 003:2039-2042"
+PASSED_HAND_LOST = "001:771; 000:877; 002:560; 003:2058-2061"
+REFUSE_TO_DEAL = "001:773; 000:879; 002:562; 003:2063-2066"
+STANDING_MOVES = "001:741; 000:849; 002:536; 003:1973-1976"
 IRREGULARITIES = ("early-draw", "burn-exposed", "expose", "fifth-card", "extra-initial-card", "two-cards", "drop-card",
                   "early-abat", "forget-abat", "throw-cards", "wrong-call", "mistaken-call", "too-slow", "outside-advice")
 HANDS = ("player", "bank", "croupier")
@@ -214,6 +219,10 @@ class CheminState(HoldsBanks):
     last_pass: tuple[str, int, int] | None = None                 # (player, seat, amount) of the last bank passed
     turn: int = 1                     # the department whose turn it is to take the bank (001:749, 001:753, 001:761)
     excluded: list[str] = field(default_factory=list)             # the passer and his associates (001:767)
+    former_banker: str | None = None  # takes the cards of the new bank's first coup (001:765)
+    passed_from: dict[str, int] = field(default_factory=dict)     # bank id -> seat of the banker who passed it
+    refused: list[str] = field(default_factory=list)  # a banker who would not deal, and the passer before him (001:773)
+    passers: dict[str, str] = field(default_factory=dict)     # bank id -> the banker who passed it
     offers: list[Offer] = field(default_factory=list)             # bank offers being decided, then the void ones
     bidding: bool = False             # the first offer holds the bank until the next event awards it
     offer_log: int | None = None      # the log line of the first offer, reworded when another offer competes
@@ -348,6 +357,9 @@ class CheminDeFerGame(PlayerBankedGame):
         if any(s.coup == self._next_coup(state) and s.final == "open" for s in state.stakes):
             raise TapeteError("illegal-action", f"bank {bet.id}: the bank comes before the coup's stakes", source="001:842",
                               bet=bet.id)
+        if bet.player in state.refused:
+            raise TapeteError("illegal-action", f"bank {bet.id}: {bet.player} may not bid for the bank auctioned after a "
+                              "banker refused to deal", source=own_citations(REFUSE_TO_DEAL, state.jurisdiction), bet=bet.id)
         offer = Offer(bet.id, bet.player, bet.amount, seat, behind, len(state.offers))
         if state.bidding:                  # another offer for the same bank (R: docs/rulings.md#chemin-bank-award)
             if any(o.player == bet.player and o.final == "open" for o in state.offers):
@@ -392,6 +404,13 @@ class CheminDeFerGame(PlayerBankedGame):
                     o.final = "void"
                     state.log.append(f"offer {o.id} by {o.player} is void, {euros(o.amount)} returned: {lose(o)}")
         state.offers = [o for o in state.offers if o.final == "void"]
+        if state.last_pass is not None and state.banks and state.banks[-1].initial > state.last_pass[2]:
+            state.former_banker = state.last_pass[0]      # 001:765: a bigger bank than the one he passed
+        if state.last_pass is not None and state.banks:
+            state.passers[state.banks[-1].id] = state.last_pass[0]
+            if state.last_pass[1]:
+                state.passed_from[state.banks[-1].id] = state.last_pass[1]
+        state.refused = []
         state.last_pass = None
         state.excluded = []
 
@@ -399,7 +418,7 @@ class CheminDeFerGame(PlayerBankedGame):
         deps = max([self._departments(state)] + [o.seat or o.behind or 0 for o in offers])
         turn = (state.turn - 1) % deps + 1
         floor = self.bank_floor(state)
-        rotation = next((o for o in offers if o.seat == turn and o.amount >= floor), None)
+        rotation = None if state.refused else next((o for o in offers if o.seat == turn and o.amount >= floor), None)
         if rotation is not None:
             return (rotation, f"in the rotating turn (department {turn}; 001:749; 001:753)",
                     lambda o: "the bank was taken in the rotating turn (001:749; 001:753; "
@@ -421,7 +440,9 @@ class CheminDeFerGame(PlayerBankedGame):
         """A seated banker's bank ends: the turn goes to the seat at his right; after a standing banker it stays at
         the right of the last seated banker (001:753; 001:761)."""
         super().end_bank(state, bank, why)
-        if bank.seat is not None:
+        if why == "lost" and bank.id in state.passed_from:   # 001:771: a passed hand lost: back to the passer's right
+            state.turn = state.passed_from[bank.id] % self._departments(state) + 1
+        elif bank.seat is not None:
             state.turn = bank.seat % self._departments(state) + 1
 
     def bank_floor(self, state: CheminState) -> int:
@@ -522,17 +543,24 @@ class CheminDeFerGame(PlayerBankedGame):
     def _bank_act(self, state: CheminState, rules: CheminRules, act: Act, bank: BankAccount) -> None:
         if not bank.active:
             raise TapeteError("illegal-action", f"{act.do} on {bank.id}: this bank is no longer in play", bet=bank.id)
-        if act.do not in ("pass", "garage", "top-up", "all-goes"):
+        if act.do not in ("pass", "garage", "top-up", "all-goes", "refuse-to-deal"):
             raise TapeteError("illegal-action", f"{act.do!r} is not a decision of the bank's money (card play is "
                               "act.by: bank)", bet=bank.id)
         if any(s.coup == self._next_coup(state) and s.final == "open" for s in state.stakes) or state.closed:
             raise TapeteError("out-of-turn", f"{act.do} on {bank.id}: the bank's money is decided between coups",
                               bet=bank.id)
         amount = act.fields.get("amount")
+        if act.do == "refuse-to-deal":
+            if bank.coups:
+                raise TapeteError("illegal-action", f"refuse-to-deal on {bank.id}: he has dealt; he may pass the hand",
+                                  source=own_citations(REFUSE_TO_DEAL, state.jurisdiction), bet=bank.id)
+            self._refuse_to_deal(state, bank)
+            return
         if act.do == "pass":
             if bank.coups == 0:
-                raise TapeteError("illegal-action", f"pass on {bank.id}: whoever takes the bank must deal at least once",
-                                  source="001:773", bet=bank.id)
+                raise TapeteError("illegal-action", f"pass on {bank.id}: whoever takes the bank must deal at least once "
+                                  "(refuse-to-deal puts it to auction)",
+                                  source=own_citations(REFUSE_TO_DEAL, state.jurisdiction), bet=bank.id)
             self.end_bank(state, bank, "passed")
             state.last_pass = (bank.player, bank.seat or bank.behind or 0, int(bank.holding))
             state.excluded = [bank.player, *bank.associates]               # 001:767
@@ -566,6 +594,17 @@ class CheminDeFerGame(PlayerBankedGame):
         bank.add(bank.id, amount)
         state.log.append(f"the bank is raised by {euros(amount)} to {euros(bank.holding)}")
 
+    def _refuse_to_deal(self, state: CheminState, bank: BankAccount) -> None:
+        """001:773: the new banker refuses to deal his first coup: his bank is returned and auctioned, and neither
+        he nor the banker who passed the hand may bid."""
+        self.end_bank(state, bank, "withdrawn")
+        state.refused = [bank.player, *bank.associates] + ([state.passers[bank.id]] if bank.id in state.passers
+                                                           else [])
+        state.last_pass = None
+        state.log.append(f"{bank.player} refuses to deal: the bank is auctioned, and neither he nor "
+                         f"{'the banker who passed the hand' if bank.id in state.passers else 'his associates'} "
+                         f"may bid ({own_citations(REFUSE_TO_DEAL, state.jurisdiction)})")
+
     # -- the deal -----------------------------------------------------------------------------------------------
     def deal(self, state: CheminState, rules: CheminRules) -> CheminCoup:
         bank = state.bank()
@@ -580,6 +619,7 @@ class CheminDeFerGame(PlayerBankedGame):
             raise TapeteError("illegal-action", "no punto has staked against the bank: there is no coup to deal",
                               source="001:852")
         holder = self._cover(state, rules, bank, stakes)
+        state.former_banker = None                  # his right is for one coup only (001:765)
         coup = CheminCoup(number, bank.id, [s.id for s in stakes], holder.id, holder.call == "banco")
         coup.punto_free = state.banco_free and holder.call == "banco"
         state.current = coup
@@ -597,6 +637,11 @@ class CheminDeFerGame(PlayerBankedGame):
         seat = bank.seat or bank.behind or 0
         deps = self._departments(state)
         order = sorted(stakes, key=lambda s: rotation_key(s, seat, deps))
+        moved = [s for s in order if self._moved(state, s)]
+        if moved:               # 001:741: a standing player who moved to follow the hand is paid last
+            order = [s for s in order if s not in moved] + moved
+            state.log.append(f"{', '.join(s.player for s in moved)} moved to follow the hand: paid last "
+                             f"({own_citations(STANDING_MOVES, state.jurisdiction)})")
         bancos = [s for s in order if s.call == "banco"]
         if bancos:
             bancos.sort(key=lambda s: s.player != state.banco_seguido)   # banco seguido first (001:854)
@@ -623,9 +668,21 @@ class CheminDeFerGame(PlayerBankedGame):
         if with_table:
             return with_table[0]
         covered = [s for s in order if s.covered > 0]
+        former = next((s for s in covered if s.player == state.former_banker), None) if bank.coups == 0 else None
+        if former is not None:
+            state.log.append(f"{former.player}, the banker who passed the hand, takes the cards for this coup: the "
+                             f"new bank is bigger than the one he passed ({own_citations(FORMER_BANKER, state.jurisdiction)})")
+            return former
         seated = [s for s in covered if s.seated] or covered           # R: docs/rulings.md#chemin-cards-holder
         best = max(s.amount for s in seated)
         return next(s for s in seated if s.amount == best)
+
+    @staticmethod
+    def _moved(state: CheminState, stake: Stake) -> bool:
+        """A standing stake behind another seat than the same player's earlier standing stake (001:741)."""
+        return stake.behind is not None and any(
+            p.player == stake.player and p.coup < stake.coup and p.behind is not None and p.behind != stake.behind
+            for p in state.stakes)
 
     # -- card play ------------------------------------------------------------------------------------------------
     def _coup_waiting(self, state: CheminState) -> bool:

@@ -143,6 +143,8 @@ class CrapsGame(Game):
             TableKey("remove-dont-and-come", default=False, description="don't-pass, come and don't-come bets may be taken down (the texts are silent)"),
             TableKey("whole-cents", default=False, description="refuse a stake whose payout is not a whole number of cents, instead of rounding in the player's favour"),
             TableKey("rounding", default="player", description="fractions of a cent: 'player' (docs/format.md) or 'house'"),
+            TableKey("shooter", default=None, description="the player who throws the dice until the first seven-out; "
+                     "he must have a Win or Don't Win bet working at each roll (docs/rulings.md#craps-shooter-line-bet)"),
         ]
 
     # -- table and limits --------------------------------------------------------------------------
@@ -173,6 +175,8 @@ class CrapsGame(Game):
             flags[key.replace("-", "_")] = value
         if table.get("rounding", "player") not in ("player", "house"):
             raise TapeteError("bad-document", "rounding must be 'player' or 'house'")
+        if table.get("shooter") is not None and not isinstance(table["shooter"], str):
+            raise TapeteError("bad-document", "table.shooter is the name of the player who throws the dice")
         return CrapsLimits(minimum=m, maximum=big, maximum_multiple=multiple, **flags)
 
     def open(self, jurisdiction: str, table: dict[str, Any], shoe: Sequence[Any] | None = None) -> CrapsState:
@@ -348,6 +352,7 @@ class CrapsGame(Game):
         dice = outcome.value
         if (not isinstance(dice, list | tuple) or len(dice) != 2 or not all(_is_int(d) and 1 <= d <= 6 for d in dice)):
             raise TapeteError("bad-outcome", f"roll {dice!r}: two dice, each 1 to 6", source=rules.sources["points"])
+        self._shooter_bet(state, rules)
         d1, d2 = dice
         total, hard = d1 + d2, d1 == d2
         state.rounds += 1
@@ -366,6 +371,18 @@ class CrapsGame(Game):
         self._retire(state)
         self._move_puck(state, rules, total)
         state.closed = False
+
+    @staticmethod
+    def _shooter_bet(state: CrapsState, rules: CrapsRules) -> None:
+        """000:694; 001:586; 002:992; 003:1511-1514: the player who throws must bet on Win or Don't Win before he
+        throws. The table's `shooter` names him until the first seven-out passes the dice to a player the document
+        does not name (R: docs/rulings.md#craps-shooter-line-bet)."""
+        who = state.table.get("shooter")
+        if who is None or state.shooter != 1:
+            return
+        if not any(b.player == who and b.kind in ("pass", "dont-pass") and b.status == WORKING for b in state.bets):
+            raise TapeteError("illegal-action", f"{who} throws the dice and must first bet on {rules.names['pass']} or "
+                              f"{rules.names['dont-pass']}", source=rules.sources["shooter_bet"])
 
     def call(self, state: CrapsState, total: int, hard: bool) -> str:
         """The stickman's call for a roll."""

@@ -140,6 +140,7 @@ def _sources(seed: str, lines: dict[str, str], extra: dict[str, str] | None = No
         "bet_after_win": "R: docs/rulings.md#craps-place-after-win",
         "shooter_changes": "R: docs/rulings.md#craps-seven-out",
         "void_causes": "R: docs/rulings.md#craps-cocked-die",
+        "shooter_bet": "R: docs/rulings.md#craps-shooter-line-bet",
     }
     out = {}
     for name, cite in lines.items():
@@ -154,7 +155,7 @@ def _sources(seed: str, lines: dict[str, str], extra: dict[str, str] | None = No
 # Line numbers of each rule in each text (docs/games/craps.md; tapete cite NNN:line).
 _LINES = {
     "000": {
-        "kinds": "566-658", "names": "572-658", "naturals": "572", "craps": "572", "bar": "576", "points": "572",
+        "shooter_bet": "694", "kinds": "566-658", "names": "572-658", "naturals": "572", "craps": "572", "bar": "576", "points": "572",
         "even_money": "568", "field_double": "590", "one_roll_payouts": "590-640", "hardway_payouts": "612",
         "odds_payouts": "644", "lay_odds_payouts": "646", "place_numbers": "652-658", "place_payouts": "654",
         "place_to_lose_payouts": "656-658", "simple_maximum": "664", "multiple_maximum": "666",
@@ -165,7 +166,7 @@ _LINES = {
         "croupiers": "552, 560", "puck": "572",
     },
     "001": {
-        "kinds": "492-548", "names": "496-548", "naturals": "496", "craps": "496", "bar": "498", "points": "496",
+        "shooter_bet": "586", "kinds": "492-548", "names": "496-548", "naturals": "496", "craps": "496", "bar": "498", "points": "496",
         "even_money": "494", "field_double": "506", "one_roll_payouts": "506-532", "hardway_payouts": "518",
         "odds_payouts": "536", "lay_odds_payouts": "538", "place_numbers": "544-548", "place_payouts": "546",
         "place_to_lose_payouts": "548", "simple_maximum": "554", "multiple_maximum": "556",
@@ -176,7 +177,7 @@ _LINES = {
         "croupiers": "478", "puck": "496",
     },
     "002": {
-        "kinds": "900-958", "names": "842-880, 904-958", "naturals": "904", "craps": "904", "bar": "906",
+        "shooter_bet": "992", "kinds": "900-958", "names": "842-880, 904-958", "naturals": "904", "craps": "904", "bar": "906",
         "points": "904", "even_money": "902", "field_double": "914", "one_roll_payouts": "914-942",
         "hardway_payouts": "926-928", "odds_payouts": "946", "lay_odds_payouts": "948",
         "place_numbers": "954-958", "place_payouts": "956", "place_to_lose_payouts": "958",
@@ -188,7 +189,7 @@ _LINES = {
         "puck": "904",
     },
     "003": {
-        "kinds": "1270-1417", "names": "1276-1417", "naturals": "1276-1285", "craps": "1276-1285",
+        "shooter_bet": "1511-1514", "kinds": "1270-1417", "names": "1276-1417", "naturals": "1276-1285", "craps": "1276-1285",
         "bar": "1287-1292", "points": "1276-1285", "even_money": "1275", "field_double": "1311-1314",
         "one_roll_payouts": "1311-1367", "hardway_payouts": "1339-1345", "odds_payouts": "1374-1379",
         "lay_odds_payouts": "1381-1386", "place_numbers": "1400-1417", "place_payouts": "1404-1409",

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+from types import SimpleNamespace
 from typing import Any
 
 from tapete.core.cards import FRENCH_RANKS, parse_card
@@ -387,6 +388,14 @@ class CircleGame(Game):
         if floor is not None and rebuy < floor:
             raise TapeteError("under-minimum", f"bet {bet.id}: a reposición is at least the table's reposición mínima "
                               f"{floor}, not {rebuy}", source=rules.sources["rebuy_minimum_share"], bet=bet.id)
+
+    def check_table_rebuy(self, jurisdiction: str, table: dict[str, Any], amount: int) -> None:
+        """A seated player's reposición at the table server, bounded as a bet's `rebuy` is
+        (R: docs/rulings.md#circle-server-rebuy-and-sit-out)."""
+        table = {k: v for k, v in table.items() if k not in ("seats", "button")}
+        config = self._config(self.rules_for(jurisdiction), table)
+        view = SimpleNamespace(jurisdiction=jurisdiction, config=config, table=table)
+        self._check_rebuy(view, Bet("rebuy", "", "hand", 0), amount)  # type: ignore[arg-type]
 
     def buy_in_range(self, jurisdiction: str, table: dict[str, Any]) -> tuple[int, int]:
         """(least, most) a player sits down with at a table of these settings (the table server's buy-in)."""

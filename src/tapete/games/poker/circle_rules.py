@@ -28,6 +28,7 @@ COMMON = {
     "session_fees": "003:4090-4101; docs/vocabulary.md §14-4",
     "buy_in": "003:4374-4380; R: docs/rulings.md#circle-server-buy-in",
     "rebuy_times_bet": "003:4378-4379 (the casino's; no scale); R: docs/rulings.md#circle-rebuy-bounds",
+    "min_players": "003:4155-4158; R: docs/rulings.md#minimum-player-counts",
     "rebuy_minimum_share": "003:4378-4380; R: docs/rulings.md#circle-rebuy-bounds",
 }
 
@@ -62,6 +63,7 @@ class CircleRules(Rules):
     buy_in: tuple[int, int | None] = (10, None)   # the resto inicial in multiples of m: least, most (None: the casino's)
     rebuy_times_bet: tuple[int, int] | None = None    # each reposición in multiples of m (ES-IB sintético: 5 to 100)
     rebuy_minimum_share: tuple[Fraction, Fraction] | None = (Fraction(0), Fraction(1))   # the reposición mínima
+    min_players: int = 2                   # to deal a hand at a live table (ES-IB sintético: 4, 000:1491)
     #                                                 as a share of the resto inicial: above the first, at most the second
 
 
@@ -224,7 +226,7 @@ RULES: dict[str, dict[str, CircleRules]] = {
                 "split": "000:1549; R: docs/rulings.md#circle-split-and-odd-chips",
                 "out_of_turn_withdraw": "000:1589", "skipped_turn": "000:1595",
                 "session_fees": "000:1393", "special": "000:1491; 000:1561-1595", "buy_in": "000:1483-1487",
-                "rebuy_times_bet": "000:1483; 000:1487", "rebuy_minimum_share": "000:1483-1487 (none: the scale is "
+                "rebuy_times_bet": "000:1483; 000:1487", "min_players": "000:1491", "rebuy_minimum_share": "000:1483-1487 (none: the scale is "
                 "of the table's bet)",
             },
             deck_sizes=(28,), hole_cards="2 down, counter-clockwise", board="5 common laid at once, turned one per round",
@@ -234,8 +236,9 @@ RULES: dict[str, dict[str, CircleRules]] = {
             hand="best five of his seven cards", ranking="short-deck (flush over full, A-8-9-T-J)",
             out_of_turn_withdraw=False, skipped_turn="the jefe de sector decides (default: a check)",
             session_fees="none: only the per-hand percentage",
-            special=("at least four players (not checked by settle, docs/vocabulary.md §0.4)",),
-            buy_in=(25, 100), rebuy_times_bet=(5, 100), rebuy_minimum_share=None,
+            special=("at least four players: the table server deals no hand to fewer (settle does not check it, "
+                     "docs/vocabulary.md §0.4)",),
+            buy_in=(25, 100), rebuy_times_bet=(5, 100), rebuy_minimum_share=None, min_players=4,
         ),
     },
 }

@@ -8,6 +8,11 @@ replay our hands. `p1` is the *mano*, then the players in the order of play, as 
 The variants PHH names get its codes (FT, NT, PO, FO/8, F7S); the others, and everything Spanish (jurisdiction,
 structure, rake, seats, the table's options), travel in user-defined fields prefixed `_tapete_`, which PHH
 readers ignore. Burn cards are not in PHH; on import they are filled with cards nobody holds.
+
+A file tapete did not write is imported only as written: a hand a Spanish table cannot play — blinds and antes
+together, blinds other than m/2 and m, straddles, a posted bring-in (`pb`), amounts with decimals, unknown cards
+that reach the showdown — is refused with `phh-unrepresentable`, never settled by other rules
+(docs/rulings.md#phh-import-as-written).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import json
 import tomllib
 from typing import Any
 
+from tapete.core.cards import FRENCH_RANKS
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Act, Bet, Deal
 from tapete.engine.registry import get_game
@@ -98,12 +104,22 @@ def _cards(text: str) -> list[str]:
     return [text[k].upper() + text[k + 1].upper() for k in range(0, len(text), 2)]
 
 
+UNREPRESENTABLE = "phh-unrepresentable"
+NUMERIC = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet", "starting_stacks")
+
+
+def _refuse(why: str, source: str | None = None) -> TapeteError:
+    return TapeteError(UNREPRESENTABLE, f"this PHH hand cannot be played at a Spanish table as written: {why}",
+                       source=source)
+
+
 def import_hand(text: str) -> dict[str, Any]:
     """A PHH document back to a round document (docs/vocabulary.md §8) that tapete settles."""
     try:
         phh = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise TapeteError("bad-document", f"PHH is TOML: {exc}") from exc
+    _whole_numbers(phh)
     code = phh.get("variant")
     game_id, structure = phh.get("_tapete_game"), None
     if game_id is None:
@@ -118,19 +134,17 @@ def import_hand(text: str) -> dict[str, Any]:
     n = len(stacks)
     players = phh.get("players") or [f"p{k + 1}" for k in range(n)]
     seat_numbers = phh.get("seats") or list(range(n, 0, -1))
+    if "_tapete_table" not in phh:      # PHH's order is the play order; its seat numbers need not run our way
+        seat_numbers = list(range(n, 0, -1))
     bets = phh.get("_tapete_bets") or [f"h{k + 1}" for k in range(n)]
     if "_tapete_table" in phh:
         table = json.loads(phh["_tapete_table"])
+        forced = phh.get("_tapete_forced")
     else:
-        blinds = phh.get("blinds_or_straddles") or [0] * n
-        antes = phh.get("antes") or [0] * n
-        m = phh.get("min_bet") or phh.get("small_bet") or max(blinds)
-        table = {"minimum": m, "structure": structure, "rake": 0,
-                 "forced": "blinds" if any(blinds) else "ante"}
-        if not any(blinds):
-            table["ante"] = max(antes)
-    forced = phh.get("_tapete_forced") or _forced(table, n)
+        table, forced = _foreign_table(phh, structure, n)
     order = phh_order(n, table.get("forced", "ante"))       # PHH position of each of our players
+    if forced is None:
+        forced = [_forced(table, n)[order.index(k)] for k in range(n)]      # ours, in PHH positions
     players, seat_numbers, stacks, bets, forced = ([xs[order[k]] for k in range(n)]
                                                    for xs in (players, seat_numbers, stacks, bets, forced))
     table["seats"] = [{"seat": s, "player": p, "stack": st} for s, p, st in zip(seat_numbers, players, stacks, strict=True)]
@@ -139,12 +153,79 @@ def import_hand(text: str) -> dict[str, Any]:
     raw = [_renumber(a, order) for a in phh.get("actions", [])]
     actions = [a.split("#")[0].split() for a in raw]
     rows = ["row 2" in a.split("#", 1)[1] if "#" in a else False for a in raw]
-    shoe = _shoe(game_id, table, actions, rows, n)
+    shoe, unknown = _shoe(game_id, table, actions, rows, n)
     doc = {"game": game_id, "jurisdiction": jurisdiction, "table": table, "shoe": shoe,
            "events": [{"bet": {"id": bets[k], "player": players[k], "kind": "hand", "amount": forced[k]}} for k in range(n)]
            + [{"deal": {}}]}
-    doc["events"] += _acts(game, jurisdiction, table, shoe, doc["events"], actions, bets)
+    try:
+        doc["events"] += _acts(game, jurisdiction, table, shoe, doc["events"], actions, bets, unknown)
+    except TapeteError as exc:
+        if "_tapete_table" in phh or exc.code == UNREPRESENTABLE:
+            raise
+        raise _refuse(exc.message) from exc      # a Spanish rule the file's play breaks, cited in the message
     return doc
+
+
+def _whole_numbers(phh: dict[str, Any]) -> None:
+    """Tapete counts whole cents; a PHH amount with decimals (1.5 chips) would have to be rounded."""
+    for key in NUMERIC:
+        value = phh.get(key)
+        for v in value if isinstance(value, list) else [value]:
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
+                raise _refuse(f"{key} holds {v!r}, not a whole number of chips")
+    for action in phh.get("actions", []):
+        words = action.split("#")[0].split()
+        if words[1:2] == ["cbr"] and not (len(words) > 2 and words[2].isdigit()):
+            raise _refuse(f"the action {action!r} does not bet a whole number of chips")
+
+
+def _foreign_table(phh: dict[str, Any], structure: str | None, n: int) -> tuple[dict[str, Any], list[int]]:
+    """The table of a file tapete did not write, and each PHH position's forced bet — only where a Spanish table
+    posts exactly those: antes alone, all equal (003:4433-4438), or blinds alone, m/2 by the mano and m by the next
+    player (003:4440-4445), m being the minimum bet."""
+    blinds = phh.get("blinds_or_straddles") or [0] * n
+    antes = phh.get("antes") or [0] * n
+    if isinstance(antes, int):
+        antes = [antes] * n
+    if len(blinds) != n or len(antes) != n:
+        raise TapeteError("bad-document", f"PHH antes and blinds_or_straddles need one entry per player ({n})")
+    if any(a.split("#")[0].split()[1:2] == ["pb"] for a in phh.get("actions", [])):
+        raise _refuse("a bring-in is posted (pb); the Spanish stud table opens with a bet of the minimum", "003:5010-5014")
+    if any(blinds) and any(antes):
+        raise _refuse(f"blinds {blinds[:2]} and antes together; a Spanish table posts one or the other",
+                      "003:4429-4447")
+    if any(blinds):
+        small, big = blinds[0], blinds[1] if n > 1 else 0
+        if any(blinds[2:]) or big <= 0 or small != big // 2:
+            raise _refuse(f"blinds {blinds}; a Spanish table posts m/2 and m, m the minimum bet, and no straddle",
+                          "003:4440-4445")
+        m = big
+        given = phh.get("small_bet") if structure == "fixed" else phh.get("min_bet")
+        if given not in (None, m):
+            raise _refuse(f"a minimum bet of {given} with a big blind of {m}; the big blind is the minimum bet",
+                          "003:4440-4445")
+        if structure == "fixed" and phh.get("big_bet") not in (None, 2 * m):
+            raise _refuse(f"a big bet of {phh.get('big_bet')}; the second limit doubles the first", "003:4388-4390")
+        table = {"minimum": m, "structure": structure, "rake": 0, "forced": "blinds"}
+        if n == 2 and _bets_after_board(phh.get("actions", [])):
+            raise _refuse("heads-up, PHH's big blind speaks first after the flop; at a Spanish table the mano, who "
+                          "posts the small blind, speaks first in every round", "003:5258-5262")
+        # PHH positions; heads-up p1 posts the big blind (PokerKit's convention, phh_order)
+        return table, [blinds[1 - k] for k in range(2)] if n == 2 else list(blinds)
+    if len(set(antes)) != 1 or antes[0] <= 0:
+        raise _refuse(f"antes {antes}; every player antes the same amount", "003:4433-4438")
+    m = phh.get("small_bet") if structure == "fixed" else phh.get("min_bet")
+    if m is None or m <= 0:
+        raise TapeteError("bad-document", "a PHH hand without blinds needs its min_bet (or small_bet)")
+    if structure == "fixed" and phh.get("big_bet") not in (None, 2 * m):
+        raise _refuse(f"a big bet of {phh.get('big_bet')}; the second limit doubles the first", "003:4388-4390")
+    return {"minimum": m, "structure": structure, "rake": 0, "forced": "ante", "ante": antes[0]}, list(antes)
+
+
+def _bets_after_board(actions: list[str]) -> bool:
+    words = [a.split("#")[0].split() for a in actions]
+    board = next((k for k, w in enumerate(words) if w[:2] == ["d", "db"]), len(words))
+    return any(w[:1] != ["d"] and w[1:2] in (["cc"], ["cbr"], ["f"]) for w in words[board:])
 
 
 def _button(game_id: str, seats: list[int]) -> int:
@@ -160,11 +241,16 @@ def _forced(table: dict[str, Any], n: int) -> list[int]:
     return [table.get("ante", table["minimum"] // 2)] * n
 
 
-def _shoe(game_id: str, table: dict[str, Any], actions: list[list[str]], rows: list[bool], n: int) -> list[str]:
+def _shoe(game_id: str, table: dict[str, Any], actions: list[list[str]], rows: list[bool],
+          n: int) -> tuple[list[str], set[int]]:
+    """The stacked shoe, and the players whose hole cards the file does not know. Unknown hole cards (`??`) are
+    taken from the player's show when he shows them, else from cards nobody holds: they decide nothing unless he
+    reaches the showdown, which `_acts` refuses."""
     holes: list[list[str]] = [[] for _ in range(n)]
     board: list[str] = []
     board2: list[str] = []
     replacements: list[str] = []
+    shown: dict[int, list[str]] = {}
     drawn = False
     for words, row2 in zip(actions, rows, strict=True):
         if words[:2] == ["d", "dh"]:
@@ -177,23 +263,46 @@ def _shoe(game_id: str, table: dict[str, Any], actions: list[list[str]], rows: l
             (board2 if row2 else board).extend(_cards(words[2]))
         elif len(words) >= 2 and words[1] == "sd":
             drawn = True
+        elif len(words) >= 3 and words[1] == "sm" and "??" not in words[2] and words[2] != "-":
+            shown[int(words[0][1:]) - 1] = _cards(words[2])
+    for k, h in enumerate(holes):
+        if "??" in h and len(shown.get(k, ())) == len(h):
+            holes[k] = shown[k]
+    unknown = {k for k, h in enumerate(holes) if "??" in h}
+    if unknown or "??" in replacements:
+        size = table.get("deck") or (28 if game_id == "poker-sintetico" else 52)
+        used = {c for h in holes for c in h} | set(board) | set(board2) | set(replacements)
+        spare = iter([c for c in _deck(size) if c not in used])
+        holes = [[next(spare) if c == "??" else c for c in h] for h in holes]
+        replacements = [next(spare) if c == "??" else c for c in replacements]
     return stacked_shoe(game_id, holes, board, board2, replacements=replacements, deck=table.get("deck"),
-                        early_card=table.get("early-card", False))
+                        early_card=table.get("early-card", False)), unknown
+
+
+def _deck(size: int) -> list[str]:
+    low = {52: 0, 32: 5, 28: 6}[size]
+    return [r + s for r in FRENCH_RANKS[low:] for s in "CDHS"]
 
 
 def _acts(game: CircleGame, jurisdiction: str, table: dict[str, Any], shoe: list[str], events: list[dict[str, Any]],
-          actions: list[list[str]], bets: list[str]) -> list[dict[str, Any]]:
-    """Replay the PHH actions through the reducer to tell a check from a call and a bet from a raise."""
+          actions: list[list[str]], bets: list[str], unknown: set[int]) -> list[dict[str, Any]]:
+    """Replay the PHH actions through the reducer to tell a check from a call and a bet from a raise. Shows are
+    kept for the showdown, in our order (003:4615-4622): PokerKit writes an all-in hand's shows before the
+    remaining board is dealt, and in its own order."""
     state = game.open(jurisdiction, table, shoe)
     for e in events:
         body = e.get("bet")
         state = game.step(state, Bet(body["id"], body["player"], "hand", body["amount"]) if body else Deal())
     out: list[dict[str, Any]] = []
+    shows: dict[str, bool] = {}
     for words in actions:
         if len(words) < 2 or words[0] == "d":
             continue
         bet = bets[int(words[0][1:]) - 1]
         verb = words[1]
+        if verb == "sm":
+            shows.setdefault(bet, len(words) > 2)
+            continue
         act: dict[str, Any] = {"bet": bet}
         if verb == "f":
             act["do"] = "fold"
@@ -207,11 +316,21 @@ def _acts(game: CircleGame, jurisdiction: str, table: dict[str, Any], shoe: list
         elif verb == "sd":
             act["do"] = "draw"
             act["cards"] = _cards(words[2]) if len(words) > 2 else []
-        elif verb == "sm":
-            act["do"] = "show" if len(words) > 2 else "muck"
         else:
             raise TapeteError("bad-document", f"PHH action {' '.join(words)!r} has no circle-poker meaning here")
-        fields = {k: v for k, v in act.items() if k not in ("bet", "do")}
-        state = game.step(state, Act(act["do"], bet=bet, fields=fields))
-        out.append({"act": act})
+        state = _step(game, state, act, out)
+    while state.hand is not None and state.hand.phase == "show":
+        legal = game.legal_actions(state)
+        bet = legal[0].bet
+        verbs = {a.verb for a in legal}
+        do = "show" if shows.get(bet, True) or "muck" not in verbs else "muck"
+        if do == "show" and bets.index(bet) in unknown:
+            raise _refuse(f"{bet}'s hole cards are unknown (??) and he shows them at the showdown")
+        state = _step(game, state, {"bet": bet, "do": do}, out)
     return out
+
+
+def _step(game: CircleGame, state: CircleState, act: dict[str, Any], out: list[dict[str, Any]]) -> CircleState:
+    fields = {k: v for k, v in act.items() if k not in ("bet", "do")}
+    out.append({"act": act})
+    return game.step(state, Act(act["do"], bet=act["bet"], fields=fields))
