@@ -48,8 +48,6 @@ TOLERANCE = {
     # float64 enumeration with split hands valued without removing the partner card (analysis/blackjack.py NOTE):
     # published comparisons put such approximations within a few thousandths of a percent; 0.05% is generous
     ("blackjack", "main"): 5e-4,
-    # float64 dynamic programme rounded to 1e-12 (analysis/trente_quarante.py)
-    **{("trente-quarante", k): 1e-9 for k in ("black", "red", "color", "inverse")},
 }
 
 
