@@ -56,7 +56,7 @@ def print_chart(jurisdiction: str, console: Console, as_json: bool = False) -> N
         legend.append(f" {meaning}  ")
     console.print(legend)
     console.print(f"Blackjack {jurisdiction}: house edge under this chart [bold]{data['house_edge_percent']:.4f} %[/bold] "
-                  "(exact for a full 6-deck shoe; docs/games/blackjack.md)")
+                  "(enumerated over a full shoe, split hands approximated; docs/games/blackjack.md)")
 
 
 def _cards(cards: list[str]) -> Text:
