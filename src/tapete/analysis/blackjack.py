@@ -312,23 +312,54 @@ def _stand_values(comps: Compositions, d: np.ndarray) -> np.ndarray:
 
 def _chart_values(comps: Compositions, q: np.ndarray, stand: np.ndarray, hs_up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(value, double) of every composition played by a fixed hit/stand chart hs_up[soft, total], drawing with
-    the probabilities q: the split hands' values from the shoe less the partner card."""
-    m = len(comps.ncards)
+    the probabilities q: the split hands' values from the shoe less the partner and re-split cards."""
+    order = np.array(_class_order(), dtype=np.int64)
+    return _chart_values_nb(order, comps.soft, comps.total, comps.child, q, stand, hs_up.astype(np.int64))
+
+
+@njit(cache=True)
+def _chart_values_nb(order: np.ndarray, soft: np.ndarray, total: np.ndarray, child: np.ndarray, q: np.ndarray,
+                     stand: np.ndarray, hs_up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    m = soft.shape[0]
     value = np.full(m, np.nan)
     dbl = np.full(m, np.nan)
-    for soft, tot in _class_order():
-        members = np.nonzero((comps.soft == bool(soft)) & (comps.total == tot))[0]
-        for i in members:
-            h = g = 0.0
+    for c in range(order.shape[0]):
+        sf, tot = order[c, 0], order[c, 1]
+        for i in range(m):
+            if soft[i] != (sf == 1) or total[i] != tot:
+                continue
+            h = 0.0
+            g = 0.0
             for r in range(1, 11):
                 if q[i, r] == 0:
                     continue
-                j = comps.child[i, r]
+                j = child[i, r]
                 h += q[i, r] * (-1.0 if j < 0 else value[j])
                 g += q[i, r] * (-1.0 if j < 0 else stand[j])
             dbl[i] = 2 * g
-            value[i] = stand[i] if tot == 21 or int(hs_up[soft, tot]) == STAND else h
+            value[i] = stand[i] if tot == 21 or hs_up[sf, tot] == STAND else h
     return value, dbl
+
+
+def _split_dealer(comps: Compositions, dist: np.ndarray, less: np.ndarray, x: int, k: int, nxt: np.ndarray,
+                  final: np.ndarray) -> np.ndarray:
+    """The dealer's law against every holding of a split x hand, the shoe less k more x's: a holding c drawn from
+    that shoe leaves what c + k x's leave the full shoe (its row of `dist` when that is a holding too); the others
+    are recursed anew. Holdings without an x are no split hand's (left at zero)."""
+    out = np.zeros_like(dist)
+    todo = []
+    for i in np.nonzero(comps.counts[:, x] >= 1)[0]:
+        key = list(comps.counts[i])
+        key[x] += k
+        j = comps.index.get(tuple(key))
+        if j is None:
+            todo.append(i)
+        else:
+            out[i] = dist[j]
+    if todo:
+        rows = np.array(todo, dtype=np.int64)
+        out[rows] = _all_dealer(less, comps.counts[rows], comps.ncards[rows], nxt, final)
+    return out
 
 
 def solve_rules(rules: BlackjackRules, resplit_aces: bool = True, double_hard_only: bool = False,
@@ -349,7 +380,7 @@ def solve_rules(rules: BlackjackRules, resplit_aces: bool = True, double_hard_on
             less = shoe.copy()
             less[x] -= k
             if less[x] >= 1:
-                partner[x, k] = (less, _all_dealer(less, comps.counts, comps.ncards, nxt, final))
+                partner[x, k] = (less, _split_dealer(comps, dist, less, x, k, nxt, final))
     m = len(comps.ncards)
     allowed = _double_table(rules, table)
     hs = np.zeros((2, 22, 11), dtype=np.int8)
