@@ -554,14 +554,19 @@ def _race_day(day: str | None) -> Any:
 
 @app.command()
 def strategy(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
-    """The basic strategy the engine derives for GAME (blackjack): hard totals, soft totals, pairs."""
+    """The strategy the engine derives for GAME: blackjack's chart (hard totals, soft totals, pairs), póquer sin
+    descarte's optimal call/fold chart."""
     from tapete.terminal.blackjack import print_chart
+    from tapete.terminal.sin_descarte_strategy import print_strategy
 
     g = _game(game, as_json)
     try:
         g.rules_for(jurisdiction)
+        if g.id == "poker-sin-descarte":
+            print_strategy(jurisdiction, console, as_json=as_json)
+            return
         if g.id != "blackjack":
-            raise TapeteError("unknown-game", f"{g.id} has no strategy chart (blackjack has)")
+            raise TapeteError("unknown-game", f"{g.id} has no strategy chart (blackjack and poker-sin-descarte have)")
         print_chart(jurisdiction, console, as_json=as_json)
     except TapeteError as exc:
         _fail(exc, as_json)

@@ -502,20 +502,12 @@ def _figure(game: str) -> dict[str, Any] | None:
 
 
 def sin_descarte_edges(jurisdiction: str, quick_rounds: int = 1_000_000) -> list[EdgeResult]:
+    from tapete.analysis.sin_descarte_exact import ante_note, ante_result
     from tapete.games.poker.sin_descarte import SIN_DESCARTE_RULES
 
     rules = SIN_DESCARTE_RULES[jurisdiction]
-    fig = _figure("poker-sin-descarte")
-    if fig is not None:
-        hist = sd_histogram(fig["counts"])
-        seed, stored = fig["seed"], "the stored figure of benchmarks/bench_banked_poker.py (precomputed, so that this answers in seconds)"
-    else:
-        from tapete.core.rng import simulation_stream
-
-        seed = 20240601
-        counts, _ = simulate_sin_descarte(quick_rounds, simulation_stream(seed, 0))
-        hist, stored = sd_histogram(counts), "a quick run (no stored figure yet)"
-    out = [_simulated("ante", "strategy", hist, seed, f"{stored}; strategy: {SD_STRATEGY}; per unit of ante, call included")]
+    ante = ante_result(rules.call_pays)
+    out = [EdgeResult("ante", None, "strategy", ante.edge, "exact", ante_note(ante))]
     out.append(EdgeResult("insurance", None, None, 1 - insurance_rtp(), "exact",
                           "every five-card hand (the player calls with any full house or better, so a fold never "
                           "touches the seguro)"))

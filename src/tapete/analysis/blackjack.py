@@ -4,18 +4,17 @@ expectations for stand / hit / double / split / surrender, and the basic strateg
 How it works (docs/games/blackjack.md):
 1. Every player hand is a *composition* (how many cards of each value it holds, hard total <= 21). For each
    composition and each dealer up card, the dealer's final distribution (17-21, Black-Jack, bust) is computed by
-   depth-first recursion over the cards left in the 6-deck shoe (the player's cards and the up card removed):
+   depth-first recursion over the cards left in the shoe (the player's cards and the up card removed):
    European deal, no hole card, so a dealer Black-Jack takes doubles and splits.
 2. The strategy is a *total-dependent* chart — hard totals, soft totals, pairs — derived, not typed in: for
    each class (total, softness) and up card, the action with the highest expectation averaged over the
    compositions of that class (weighted by how likely each is as a starting holding), classes solved in an
    order where every hit leads to classes already decided. Two-card decisions (double, surrender) and pairs
    come last.
-3. The house edge is the exact expectation of that chart over a full shoe (every starting hand, every up card,
+3. The house edge is the expectation of that chart over a full shoe (every starting hand, every up card,
    every later card), insurance and even money declined. One approximation, labelled in the output: a split
-   hand is valued from the shoe less its own cards and the up card (the partner card(s) are not removed), and
-   re-splits up to four hands follow the independent-hands model (the chance of pairing again is the exact
-   draw probability of that same shoe).
+   hand draws and is valued from the shoe less its own cards, the up card, the partner card and the x's that
+   re-splits (to four hands) put on the table, but not less the cards the other split hands drew.
 
 The arithmetic is double precision (float64) and the split model approximates: `method: enumerated-float`,
 with its error bound and the approximation named (docs/edge.md). Every rule —
@@ -48,14 +47,16 @@ except ImportError:  # pragma: no cover
 STAND, HIT, DOUBLE, SURRENDER, SPLIT = 0, 1, 2, 3, 4
 ACTIONS = {STAND: "stand", HIT: "hit", DOUBLE: "double", SURRENDER: "surrender", SPLIT: "split"}
 SPLIT_HANDS = 4
-NOTE = ("float64 enumeration over the 6-deck shoe for the derived total-dependent chart; split hands valued "
-        "without removing the partner card, re-splits to 4 hands as independent hands")
-# The float64 arithmetic is good to ~1e-12; the split model is not exact, and its error is known only by
-# comparison: against hhoppe/blackjack (same rules) +0.004 to +0.015 points at six decks, +0.037 at one.
-# 5e-4 of a unit (0.05 points) covers that with room; docs/edge.md.
-ERROR_BOUND = 5e-4
-APPROXIMATION = ("split hands valued without removing the partner card; re-splits as independent hands "
-                 "(error bound empirical: against an independent solver, 0.004-0.015 points at six decks)")
+NOTE = ("float64 enumeration over the shoe for the derived total-dependent chart, exact but for one approximation: "
+        "a split hand is valued from the shoe less its own cards, the up card, the partner card and the re-split "
+        "cards of its value, not less the cards the other split hands drew; within 0.002 points of "
+        "hhoppe/blackjack's solver on nine rule variants, 1 to 8 decks (docs/games/blackjack.md)")
+# The float64 arithmetic is good to ~1e-12; the split model's error is known by comparison: within 0.002
+# percentage points (2e-5 of a unit) of hhoppe/blackjack's solver on nine rule variants (docs/games/blackjack.md).
+# 1e-4 of a unit (0.01 points) states it with room; docs/edge.md.
+ERROR_BOUND = 1e-4
+APPROXIMATION = ("a split hand is valued without removing the cards the other split hands drew "
+                 "(error bound empirical: within 0.002 points of an independent solver on nine rule variants)")
 CARD_TEXT = {1: "A", 10: "T"}
 
 
@@ -238,7 +239,7 @@ def _weights(comps: Compositions, shoe: np.ndarray, up: int) -> np.ndarray:
     c[up] -= 1
     n_total = int(c.sum())
     w = np.zeros(len(comps.ncards))
-    lf = [math.lgamma(x + 1) for x in range(400)]
+    lf = [math.lgamma(x + 1) for x in range(n_total + 2)]
     for i in range(len(w)):
         k = comps.counts[i]
         n = int(comps.ncards[i])
@@ -286,10 +287,13 @@ class _FirstDecision:
     value: np.ndarray
     stand: np.ndarray
 
-    def __call__(self, i: int, split_hand: bool) -> float:
-        """A split hand: no surrender, and its own doubling rule."""
+    def __call__(self, i: int, split_hand: bool, split_card: int = 0) -> float:
+        """A split hand: no surrender, and its own doubling rule, looked up with the split card first (a 6 split
+        that draws an ace is no split ace: allowed[1, 6, 1], not allowed[1, 1, 6])."""
         comps = self.comps
         v1, v2 = _values_of(comps, i)
+        if split_hand and split_card and v1 != split_card:
+            v1, v2 = split_card, v1
         a = int(self.first[int(comps.soft[i]), int(comps.total[i]), self.up])
         if a == DOUBLE and self.allowed[int(split_hand), v1, v2]:
             return float(self.dbl[i])
@@ -300,13 +304,89 @@ class _FirstDecision:
 
 @lru_cache(maxsize=16)
 def _solve_cached(jurisdiction: str, resplit_aces: bool, double_hard_only: bool) -> Solution:
-    rules = BLACKJACK_RULES[jurisdiction]
+    return solve_rules(BLACKJACK_RULES[jurisdiction], resplit_aces, double_hard_only)
+
+
+def _stand_values(comps: Compositions, d: np.ndarray) -> np.ndarray:
+    """Standing's expectation for every composition against the dealer's law d (no hole card: his Black-Jack
+    beats every non-natural hand, 000:356; A9-2)."""
+    stand = d[:, 6] - d[:, 5]
+    for k, dt in enumerate(range(17, 22)):
+        stand = stand + d[:, k] * np.sign(comps.total - dt)
+    return stand
+
+
+def _chart_values(comps: Compositions, q: np.ndarray, stand: np.ndarray, hs_up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(value, double) of every composition played by a fixed hit/stand chart hs_up[soft, total], drawing with
+    the probabilities q: the split hands' values from the shoe less the partner and re-split cards."""
+    order = np.array(_class_order(), dtype=np.int64)
+    return _chart_values_nb(order, comps.soft, comps.total, comps.child, q, stand, hs_up.astype(np.int64))
+
+
+@njit(cache=True)
+def _chart_values_nb(order: np.ndarray, soft: np.ndarray, total: np.ndarray, child: np.ndarray, q: np.ndarray,
+                     stand: np.ndarray, hs_up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    m = soft.shape[0]
+    value = np.full(m, np.nan)
+    dbl = np.full(m, np.nan)
+    for c in range(order.shape[0]):
+        sf, tot = order[c, 0], order[c, 1]
+        for i in range(m):
+            if soft[i] != (sf == 1) or total[i] != tot:
+                continue
+            h = 0.0
+            g = 0.0
+            for r in range(1, 11):
+                if q[i, r] == 0:
+                    continue
+                j = child[i, r]
+                h += q[i, r] * (-1.0 if j < 0 else value[j])
+                g += q[i, r] * (-1.0 if j < 0 else stand[j])
+            dbl[i] = 2 * g
+            value[i] = stand[i] if tot == 21 or hs_up[sf, tot] == STAND else h
+    return value, dbl
+
+
+def _split_dealer(comps: Compositions, dist: np.ndarray, less: np.ndarray, x: int, k: int, nxt: np.ndarray,
+                  final: np.ndarray) -> np.ndarray:
+    """The dealer's law against every holding of a split x hand, the shoe less k more x's: a holding c drawn from
+    that shoe leaves what c + k x's leave the full shoe (its row of `dist` when that is a holding too); the others
+    are recursed anew. Holdings without an x are no split hand's (left at zero)."""
+    out = np.zeros_like(dist)
+    todo = []
+    for i in np.nonzero(comps.counts[:, x] >= 1)[0]:
+        key = list(comps.counts[i])
+        key[x] += k
+        j = comps.index.get(tuple(key))
+        if j is None:
+            todo.append(i)
+        else:
+            out[i] = dist[j]
+    if todo:
+        rows = np.array(todo, dtype=np.int64)
+        out[rows] = _all_dealer(less, comps.counts[rows], comps.ncards[rows], nxt, final)
+    return out
+
+
+def solve_rules(rules: BlackjackRules, resplit_aces: bool = True, double_hard_only: bool = False,
+                allow_split: bool = True) -> Solution:
+    """The chart and its edge for any rules object (a jurisdiction's, or a variant: decks, S17/H17, DAS ...);
+    `allow_split=False`: no pair is split (the cross-check's split-free variants, exact but for float64)."""
     table = _table_for(rules)
     table.resplit_aces, table.double_hard_only = resplit_aces, double_hard_only
     comps = _comps()
     shoe = full_shoe(rules)
     nxt, final = dealer_tables(rules)
     dist = _all_dealer(shoe, comps.counts, comps.ncards, nxt, final)
+    # the dealer's law for split hands: the shoe less the partner card x and the re-split x's (k of them)
+    partner: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+    for x in range(1, 11):
+        deepest = SPLIT_HANDS - 1 if rules.resplit and allow_split and (x != 1 or resplit_aces) else 1
+        for k in range(1, deepest + 1):
+            less = shoe.copy()
+            less[x] -= k
+            if less[x] >= 1:
+                partner[x, k] = (less, _split_dealer(comps, dist, less, x, k, nxt, final))
     m = len(comps.ncards)
     allowed = _double_table(rules, table)
     hs = np.zeros((2, 22, 11), dtype=np.int8)
@@ -316,11 +396,8 @@ def _solve_cached(jurisdiction: str, resplit_aces: bool, double_hard_only: bool)
     n_shoe = int(shoe.sum())
     for up in range(1, 11):
         d = dist[:, up, :]
-        t = comps.total
         # stand: the dealer's bust wins, a dealer Black-Jack beats every non-natural hand (000:356; A9-2)
-        stand = d[:, 6] - d[:, 5]
-        for k, dt in enumerate(range(17, 22)):
-            stand = stand + d[:, k] * np.sign(t - dt)
+        stand = _stand_values(comps, d)
         q = _draw_probs(comps, shoe, up)
         w = _weights(comps, shoe, up)
         value = np.full(m, np.nan)          # the chart's value of a hand of 3+ cards
@@ -371,11 +448,26 @@ def _solve_cached(jurisdiction: str, resplit_aces: bool, double_hard_only: bool)
 
         first_ev = _FirstDecision(first, up, comps, allowed, dbl, value, stand)
 
+        split_evs = {}
         for x in range(1, 11):
             i_pair = comps.index[_key([x, x])]
             no_split = first_ev(i_pair, False)
-            split_ev = _split_ev(rules, table, comps, q, stand, first_ev, up, x)
-            pair[x, up] = split_ev > no_split
+            levels = {}
+            for k in range(1, SPLIT_HANDS):
+                if (x, k) not in partner:
+                    break
+                less, pdist = partner[x, k]
+                if less[up] < 1 + (1 if up == x else 0):
+                    break
+                p_stand = _stand_values(comps, pdist[:, up, :])
+                p_q = _draw_probs(comps, less, up)
+                p_value, p_dbl = _chart_values(comps, p_q, p_stand, hs[:, :, up])
+                levels[k + 1] = (p_q, p_stand, _FirstDecision(first, up, comps, allowed, p_dbl, p_value, p_stand))
+            if not allow_split or 2 not in levels:
+                split_evs[x] = -np.inf
+                continue
+            split_evs[x] = _split_ev(rules, table, comps, levels, up, x)
+            pair[x, up] = split_evs[x] > no_split
         # the whole shoe: P(up) x P(two cards | up out) x EV of the chart
         p_up = shoe[up] / n_shoe
         for i in two:
@@ -383,50 +475,57 @@ def _solve_cached(jurisdiction: str, resplit_aces: bool, double_hard_only: bool)
             if is_natural([v1, v2]):
                 e = float(rules.blackjack_pays) * (1 - d[i, 5])
             elif v1 == v2 and pair[v1, up]:
-                e = _split_ev(rules, table, comps, q, stand, first_ev, up, v1)
+                e = split_evs[v1]
             else:
                 e = first_ev(i, False)
             ev_total += p_up * w[i] * e
-    return Solution(jurisdiction, hs, first, pair, allowed, ev_total, -ev_total, table)
+    return Solution(rules.jurisdiction, hs, first, pair, allowed, ev_total, -ev_total, table)
 
 
-def _split_ev(rules: BlackjackRules, table: BJTable, comps: Compositions, q: np.ndarray, stand: np.ndarray,
-              first_ev: Any, up: int, x: int) -> float:
-    """Split x-x: hands valued from the shoe less their own cards, re-splits to four hands (independent hands)."""
+def _split_ev(rules: BlackjackRules, table: BJTable, comps: Compositions, levels: dict[int, tuple[Any, Any, Any]],
+              up: int, x: int) -> float:
+    """Split x-x, re-splits to four hands. levels[n] = (q, stand, first_ev) of the shoe less the n - 1 other x's
+    that n split hands show: a hand's second card is drawn, and the hand valued, from that shoe (the partner and
+    the re-split x's out; the other hands' drawn cards are not removed: the one approximation)."""
     one = comps.index[_key([x])]
     aces = x == 1
-    p = q[one, x]
-    others = 0.0
-    for r in range(1, 11):
-        if r == x or q[one, r] == 0:
-            continue
-        i = comps.child[one, r]
-        others += q[one, r] * (float(stand[i]) if aces and rules.split_aces_one_card else first_ev(i, True))
-    v_other = others / (1 - p) if p < 1 else 0.0
-    i_xx = comps.child[one, x]
-    v_pair = float(stand[i_xx]) if aces and rules.split_aces_one_card else first_ev(i_xx, True)
     can_resplit = rules.resplit and (not aces or table.resplit_aces)
     limit = SPLIT_HANDS if can_resplit else 2
-    memo: dict[tuple[int, int], tuple[float, float]] = {}
 
-    def hands(n: int, pending: int) -> tuple[float, float]:
-        """Expected (ordinary hands, pair hands that may not split again) from n hands, `pending` to draw."""
+    def level(n: int) -> tuple[float, float, float]:
+        """(P(the next card is x), value of x + another card, value of x + x) with n hands showing."""
+        q, stand, first_ev = levels[min(n, max(levels))]
+        p = float(q[one, x])
+        others = 0.0
+        for r in range(1, 11):
+            if r == x or q[one, r] == 0:
+                continue
+            i = comps.child[one, r]
+            others += q[one, r] * (float(stand[i]) if aces and rules.split_aces_one_card else first_ev(i, True, x))
+        i_xx = comps.child[one, x]
+        v_pair = 0.0
+        if p > 0:
+            v_pair = float(stand[i_xx]) if aces and rules.split_aces_one_card else first_ev(i_xx, True, x)
+        return p, (others / (1 - p) if p < 1 else 0.0), v_pair
+
+    lv = {n: level(n) for n in range(2, limit + 1)}
+    memo: dict[tuple[int, int], float] = {}
+
+    def value(n: int, pending: int) -> float:
+        """Expected total of the `pending` hands still to draw their second card, n hands showing."""
         if pending == 0:
-            return 0.0, 0.0
+            return 0.0
         if (n, pending) in memo:
             return memo[n, pending]
-        a1, a2 = hands(n, pending - 1)
-        e1, e2 = (1 - p) * (1 + a1), (1 - p) * a2
-        if n < limit:
-            b1, b2 = hands(n + 1, pending + 1)
-            e1, e2 = e1 + p * b1, e2 + p * b2
-        else:
-            e1, e2 = e1 + p * a1, e2 + p * (1 + a2)
-        memo[n, pending] = (e1, e2)
-        return e1, e2
+        p, v_other, v_pair = lv[n]
+        rest = value(n, pending - 1)
+        v = (1 - p) * (v_other + rest)
+        if p > 0:
+            v += p * (value(n + 1, pending + 1) if n < limit else v_pair + rest)
+        memo[n, pending] = v
+        return v
 
-    n1, n2 = hands(2, 2)
-    return n1 * v_other + n2 * v_pair
+    return value(2, 2)
 
 
 def _key(values: list[int]) -> tuple[int, ...]:

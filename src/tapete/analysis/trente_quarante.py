@@ -1,22 +1,29 @@
-"""Trente et quarante, exactly: the joint law of the two rows' totals for a full 6-deck shoe, by dynamic
-programming over card counts, and every chance's edge with and without the 1% insurance, under each choice of
-the zero rule at a 31-31 tie.
+"""Trente et quarante, exactly: the joint law of the two rows' totals for a full 6-deck shoe as Fractions,
+by a recursion over the shoe's composition in integer counts, and every chance's edge with and without the 1%
+insurance, under each choice of the zero rule at a 31-31 tie.
 
 The rows. A row is a *prefix* (cards summing to at most 30, in any order) and a *last card* that takes it to
 31 or more (000:528). The black row is prefix A and last card u1, then the red row prefix B and last card u2.
-Drawing without replacement, one ordered sequence of values has probability prod_v (c_v)_(k_v) / (N)_n, and
-the prefixes may come in any order, so
+Count the shoe's orderings as words in the card values (N!/prod c_v! of them, all equally likely): those that
+open with A, u1, B, u2 number
 
-    P(A, u1, B, u2) = nA! nB! / (N)_(nA+nB+2) * prod_v (c_v)_(A_v + B_v + [u1=v] + [u2=v]) / (A_v! B_v!).
+    nA!/prod A_v! * nB!/prod B_v! * (N-n)!/prod (c_v-k_v)!,    k_v = A_v + B_v + [u1=v] + [u2=v],
 
-For each pair of last cards the dynamic programme runs over the card values, carrying (sum A, size A, sum B,
-size B) and the multinomial count of ways to take A_v and B_v cards of value v from what is left. The totals'
-law then gives every edge: the colour of the black row's first card is independent of the card values, and the
-two rows are exchangeable, so black, red, colour and inverse all win with the same probability.
+so, with D = (N)_M for a bound M on the cards a coup uses, D * P(A, u1, B, u2) is the integer
 
-Arithmetic in float64; a unit test checks the programme against exhaustive rational enumeration on small shoes.
-The zero rule after the tie (prison, repeated ties) treats later coups as independent, each with the law of a
-full shoe.
+    nA! nB! (N-n)_(M-n) * prod_v (c_v)_(k_v) / (A_v! B_v!).
+
+For each pair of last cards the recursion takes the values one at a time, carrying (sum A, size A, sum B, size B)
+and the integer count of ways to take A_v and B_v cards of value v from what is left. The integers run to
+hundreds of digits, so the recursion runs in compiled code modulo a dozen primes below 2^31 and the Chinese
+remainder theorem joins them (tapete.analysis.modular): exact, the numerators proven below D and checked on one
+more prime. The 6-deck result takes about 20 seconds and is stored in `trente_quarante_figures.py` by
+`scripts/exact_trente_quarante.py`; a test recomputes it modulo a fresh prime and compares every numerator.
+
+The totals' law gives every edge: the colour of the black row's first card is independent of the card values,
+and the two rows are exchangeable, so black, red, colour and inverse all win with the same probability.
+The model of the coups after a 31-31 (the prison bet's fate): each later coup has the law of a full shoe,
+independent of the tie's cards — the same model as the first coup's (docs/games/trente-quarante.md).
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from tapete.analysis.modular import factorials_mod, mulmod, primes_for, reconstruct
 from tapete.games.trente_quarante import TQ_RULES, TrenteQuaranteRules, card_value
 
 try:
@@ -39,24 +47,24 @@ except ImportError:  # pragma: no cover
             return args[0]
         return lambda f: f
 
-# float64 products of log-factorial exponentials and sums of < 10^6 non-negative terms below 1: the relative
-# rounding error stays under 1e-11; the bound states 1e-9 with room (docs/edge.md)
-ERROR_BOUND = 1e-9
-NOTE = "float64 dynamic programme over the 6-deck shoe's card counts; coups after a tie treated as independent"
+METHOD = "exact"
+NOTE = ("integer counts over the 6-deck shoe's compositions (modular recursion, Chinese remainder); "
+        "coups after a 31-31 each from a full shoe")
 
 
 @njit(cache=True)
-def _joint(counts: np.ndarray, stop: int) -> np.ndarray:
-    """joint[b, r] = P(black row totals b, red row totals r) for a shoe with counts[v] cards of value v (1..10)."""
+def _joint_mod(counts: np.ndarray, stop: int, p: int, m_cards: int) -> np.ndarray:
+    """D * P(black row totals b, red row totals r) modulo the prime p, D = (N)_(m_cards), for a shoe with
+    counts[v] cards of value v (1..10); the module docstring gives the count."""
+    pinv = 1.0 / p
     top = stop - 1                       # the largest prefix sum
     n_total = 0
     for v in range(1, 11):
         n_total += counts[v]
-    lf = np.zeros(n_total + 2)
-    for k in range(1, n_total + 2):
-        lf[k] = lf[k - 1] + math.log(k)
-    joint = np.zeros((stop + 10, stop + 10))
+    fact, inv = factorials_mod(n_total, p)
+    joint = np.zeros((stop + 10, stop + 10), dtype=np.int64)
     size = top + 1
+    coef = np.zeros((size, size), dtype=np.int64)
     for u1 in range(1, 11):
         for u2 in range(u1, 11):
             c = counts.copy()
@@ -64,76 +72,170 @@ def _joint(counts: np.ndarray, stop: int) -> np.ndarray:
             c[u2] -= 1
             if c[u1] < 0 or c[u2] < 0:
                 continue
-            lead = float(counts[u1]) * float(counts[u2] - (1 if u1 == u2 else 0))
-            t = np.zeros((size, size, size, size))
-            t[0, 0, 0, 0] = 1.0
+            # the last cards: (c_u1)(c_u2 - [u1=u2]) ways, the rest of (c_v)_(k_v) in the multinomials below
+            lead = counts[u1] * (counts[u2] - (1 if u1 == u2 else 0)) % p
+            t = np.zeros((size, size, size, size), dtype=np.int64)
+            t[0, 0, 0, 0] = 1
             for v in range(10, 0, -1):
-                nt = np.zeros((size, size, size, size))
                 cv = c[v]
+                for i in range(size):          # (cv)! / (i! j! (cv-i-j)!): i to the black prefix, j to the red
+                    for j in range(size - i):
+                        if i + j <= cv:
+                            coef[i, j] = mulmod(mulmod(fact[cv], inv[i], p, pinv),
+                                                mulmod(inv[j], inv[cv - i - j], p, pinv), p, pinv)
+                nt = np.zeros((size, size, size, size), dtype=np.int64)
                 for sa in range(size):
                     for na in range(sa + 1):
                         for sb in range(size):
                             for nb in range(sb + 1):
                                 w = t[sa, na, sb, nb]
-                                if w == 0.0:
+                                if w == 0:
                                     continue
                                 i = 0
                                 while sa + v * i <= top and i <= cv:
                                     j = 0
                                     while sb + v * j <= top and i + j <= cv:
-                                        m = math.exp(lf[cv] - lf[i] - lf[j] - lf[cv - i - j])
-                                        nt[sa + v * i, na + i, sb + v * j, nb + j] += w * m
+                                        x = nt[sa + v * i, na + i, sb + v * j, nb + j] + mulmod(w, coef[i, j], p, pinv)
+                                        nt[sa + v * i, na + i, sb + v * j, nb + j] = x - p if x >= p else x
                                         j += 1
                                     i += 1
                 t = nt
-            for sa in range(stop - 10, size):
-                for sb in range(stop - 10, size):
+            for sa in range(max(stop - 10, 0), size):
+                for sb in range(max(stop - 10, 0), size):
                     for na in range(sa + 1):
                         for nb in range(sb + 1):
                             w = t[sa, na, sb, nb]
-                            if w == 0.0:
+                            if w == 0:
                                 continue
                             n = na + nb + 2
-                            scale = math.exp(lf[na] + lf[nb] + lf[n_total - n] - lf[n_total]) * lead * w
+                            # nA! nB! (N - n)_(M - n) = nA! nB! (N-n)! / (N-M)!
+                            s = mulmod(mulmod(w, lead, p, pinv), mulmod(fact[na], fact[nb], p, pinv), p, pinv)
+                            s = mulmod(s, mulmod(fact[n_total - n], inv[n_total - m_cards], p, pinv), p, pinv)
                             if sa + u1 >= stop and sb + u2 >= stop:
-                                joint[sa + u1, sb + u2] += scale
+                                joint[sa + u1, sb + u2] = (joint[sa + u1, sb + u2] + s) % p
                             if u1 != u2 and sa + u2 >= stop and sb + u1 >= stop:
-                                joint[sa + u2, sb + u1] += scale
+                                joint[sa + u2, sb + u1] = (joint[sa + u2, sb + u1] + s) % p
     return joint
+
+
+def cards_bound(counts: dict[int, int], stop: int) -> int:
+    """The most cards a coup can use: the two prefixes sum to at most 2(stop-1), so at most as many cards as the
+    smallest values make up to that sum, plus the two last cards."""
+    room, n = 2 * (stop - 1), 0
+    for v in sorted(counts):
+        k = min(counts[v], room // v)
+        n, room = n + k, room - k * v
+    return min(n + 2, sum(counts.values()))
+
+
+def _array(counts: dict[int, int]) -> np.ndarray:
+    a = np.zeros(11, dtype=np.int64)
+    for v, k in counts.items():
+        a[v] = k
+    return a
+
+
+@dataclass(frozen=True)
+class JointLaw:
+    """P(black row totals b, red row totals r) = numerators[b, r] / denominator, exactly."""
+
+    denominator: int
+    numerators: dict[tuple[int, int], int]
+
+    def p(self, b: int, r: int) -> Fraction:
+        return Fraction(self.numerators.get((b, r), 0), self.denominator)
+
+
+def joint_residues(counts: dict[int, int], stop: int, primes: list[int]) -> np.ndarray:
+    m = cards_bound(counts, stop)
+    return np.stack([_joint_mod(_array(counts), stop, p, m) for p in primes])
+
+
+def exact_joint(counts: dict[int, int], stop: int) -> JointLaw:
+    """The rows' joint law in exact integers (seconds for six decks: see `stored_joint`)."""
+    n = sum(counts.values())
+    m = cards_bound(counts, stop)
+    denominator = math.perm(n, m)
+    primes = primes_for(denominator)
+    values = reconstruct(joint_residues(counts, stop, primes), primes, denominator)
+    nums = {(int(b), int(r)): int(values[b, r]) for b, r in zip(*np.nonzero(values), strict=True)}
+    if sum(nums.values()) != denominator:
+        raise ArithmeticError("the rows' law does not sum to one")
+    return JointLaw(denominator, nums)
+
+
+def shoe_composition(decks: int) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for rank in "A23456789TJQK":
+        v = card_value(rank + "S")
+        out[v] = out.get(v, 0) + 4 * decks
+    return out
+
+
+@lru_cache(maxsize=4)
+def joint_law(decks: int = 6, stop: int = 31) -> JointLaw:
+    """The stored 6-deck law (scripts/exact_trente_quarante.py wrote it), else computed now."""
+    from tapete.analysis.trente_quarante_figures import FIGURES
+
+    if FIGURES.get("decks") == decks and FIGURES.get("stop") == stop:
+        return JointLaw(FIGURES["denominator"], {(b, r): x for b, r, x in FIGURES["joint"]})
+    return exact_joint(shoe_composition(decks), stop)
+
+
+@dataclass(frozen=True)
+class ExactOutcomes:
+    """The law of one coup from a full shoe, in Fractions."""
+
+    law: JointLaw
+    black: Fraction              # black row wins (= red, = colour, = inverse)
+    red: Fraction
+    tie_31: Fraction             # 31-31: the zero rule
+    tie_other: Fraction          # 32-32 ... 40-40: void
+
+    def row_totals(self) -> dict[int, Fraction]:
+        out: dict[int, Fraction] = {}
+        for (b, _), x in self.law.numerators.items():
+            out[b] = out.get(b, Fraction(0)) + Fraction(x, self.law.denominator)
+        return dict(sorted(out.items()))
+
+
+@lru_cache(maxsize=4)
+def exact_outcomes(decks: int = 6, stop: int = 31) -> ExactOutcomes:
+    law = joint_law(decks, stop)
+    d = law.denominator
+    black = sum((x for (b, r), x in law.numerators.items() if b < r), 0)
+    red = sum((x for (b, r), x in law.numerators.items() if b > r), 0)
+    tie_31 = law.numerators.get((stop, stop), 0)
+    tie_other = sum((x for (b, r), x in law.numerators.items() if b == r != stop), 0)
+    return ExactOutcomes(law, Fraction(black, d), Fraction(red, d), Fraction(tie_31, d), Fraction(tie_other, d))
 
 
 @dataclass(frozen=True)
 class Outcomes:
-    """The law of one coup from a full shoe."""
+    """The law of one coup from a full shoe, as floats (for simulation checks and tables)."""
 
     joint: np.ndarray
-    black: float                 # black row wins (= red, = colour, = inverse)
+    black: float
     red: float
-    tie_31: float                # 31-31: the zero rule
-    tie_other: float             # 32-32 ... 40-40: void
+    tie_31: float
+    tie_other: float
 
     def row_totals(self) -> dict[int, float]:
         return {t: float(self.joint[t, :].sum()) for t in range(31, 41)}
 
 
-def shoe_counts(decks: int) -> np.ndarray:
-    counts = np.zeros(11, dtype=np.int64)
-    for rank in "A23456789TJQK":
-        counts[card_value(rank + "S")] += 4 * decks
-    return counts
-
-
-@lru_cache(maxsize=4)
 def outcomes(decks: int = 6, stop: int = 31) -> Outcomes:
-    joint = _joint(shoe_counts(decks), stop)
-    diag = [float(joint[t, t]) for t in range(stop, stop + 10)]
-    black = float(np.triu(joint, 1).sum())
-    red = float(np.tril(joint, -1).sum())
-    return Outcomes(joint, black, red, diag[0], sum(diag[1:]))
+    e = exact_outcomes(decks, stop)
+    joint = np.zeros((stop + 10, stop + 10))
+    for (b, r), x in e.law.numerators.items():
+        joint[b, r] = float(Fraction(x, e.law.denominator))
+    return Outcomes(joint, float(e.black), float(e.red), float(e.tie_31), float(e.tie_other))
 
 
-def edges_of(o: Outcomes) -> dict[str, float]:
-    """Edges per unit bet of an even chance: the tie taken half back, left in prison, or insured (1%)."""
+def edges_of(o: ExactOutcomes) -> dict[str, Fraction]:
+    """Edges per unit bet of an even chance: the tie taken half back (the bet returns S/2), or left in prison
+    (always), a prison bet freed by a win, lost by a loss, waiting through other ties and halved by another
+    31-31 (tapete.engine.zero_system), each later coup from a full shoe."""
     win = o.black
     half = 1 - (2 * win + o.tie_other + o.tie_31 / 2)
     held = win / (1 - o.tie_other - o.tie_31 / 2)        # a prison bet's worth per unit held, ties repeating
@@ -144,15 +246,14 @@ def edges_of(o: Outcomes) -> dict[str, float]:
 def exact_edges(rules: TrenteQuaranteRules) -> list[Any]:
     from tapete.analysis.exact import EdgeResult
 
-    o = outcomes(rules.decks, rules.row_stop)
+    o = exact_outcomes(rules.decks, rules.row_stop)
     edges = edges_of(o)
     out = []
     for kind in rules.kinds:
         for option in ("half", "prison"):
-            out.append(EdgeResult(kind, None, option, Fraction(edges[option]), "enumerated-float", NOTE,
-                                  error_bound=ERROR_BOUND))
+            out.append(EdgeResult(kind, None, option, edges[option], METHOD, NOTE))
         # insured: every tie returns the stake, the premium is kept: exactly the premium (B9-2)
-        out.append(EdgeResult(kind, None, "insured", rules.insurance_premium, "exact",
+        out.append(EdgeResult(kind, None, "insured", rules.insurance_premium, METHOD,
                               "any win, loss or tie: the 1% premium is the whole edge"))
     return out
 
@@ -225,7 +326,7 @@ def simulate(coups: int, seed: int = 1, decks: int = 6) -> dict[str, float]:
     from tapete.core.rng import simulation_stream
 
     s = int(simulation_stream(seed, 0).integers(0, 2**31 - 1))
-    k = _simulate(coups, s, shoe_counts(decks), 31)
+    k = _simulate(coups, s, _array(shoe_composition(decks)), 31)
     return {"black": k[0] / coups, "red": k[1] / coups, "tie_31": k[2] / coups, "tie_other": k[3] / coups}
 
 
