@@ -762,14 +762,14 @@ class BlackjackGame(Game):
                     acts.append(Action("insure", bet=b.id, minimum=1, maximum=int(rules.insurance_max * b.amount)))
                 if decides and ace and rules.even_money and hand.status == "blackjack":
                     acts.append(Action("even-money", bet=b.id))
+                if decides and not ace and rules.surrender and hand.status not in ("surrendered",):
+                    acts.append(Action("surrender", bet=b.id))
         elif state.phase == "play" and rules.even_money and value(state.dealer[0]) == 1:
             for b in state.bets:          # ES-AN: each blackjack box until the next player asks for a card
                 if (b.status == "playing" and b.kind == "main" and self.decider(state, b.box).id == b.id
                         and self._box_hands(state, b.box)[0].status == "blackjack"
                         and self._even_money_open(state, rules, b.box)):
                     acts.append(Action("even-money", bet=b.id))
-                if decides and not ace and rules.surrender and hand.status not in ("surrendered",):
-                    acts.append(Action("surrender", bet=b.id))
         if state.turn is not None:
             hand = state.hands[state.turn]
             bet = self.decider(state, hand.box)
