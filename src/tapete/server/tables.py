@@ -593,6 +593,8 @@ def op_open(ctx: Ctx, table: dict[str, Any] | None = None) -> dict[str, Any]:
     if table is None and circle.table_stakes(ctx.game):
         return circle.op_open(ctx)
     need_phase(ctx, "idle", "settled")
+    if table is None and not ctx.open_now():   # the croupier's open obeys the hours the players' bets obey (op_bets)
+        raise TapeteError("table-closed", f"table {ctx.table_id} is outside its opening hours")
     spec, game = ctx.spec, ctx.game
     booked = dict(ctx.row["booked"] or {})
     fresh = ctx.state is None or booked.get("rollover", True)

@@ -1,6 +1,6 @@
 // Punto y banca: the three betting spots from the engine's kinds, the last coup's hands and the road of
 // winners (the engine's coups).
-import { card, el, kindLabel, markSpots, spotButton, t } from "../app.js";
+import { engineLog, card, el, kindLabel, markSpots, spotButton, t } from "../app.js";
 
 let root = null;
 
@@ -33,5 +33,5 @@ export function update(ctx) {
   root.querySelector("#punto-cards").replaceChildren(...(coup?.player || []).map(card));
   root.querySelector("#banca-cards").replaceChildren(...(coup?.bank || []).map(card));
   root.querySelector(".coup").dataset.winner = coup?.winner ?? "";
-  root.querySelector(".engine-log").replaceChildren(...(ctx.view?.log || []).slice(-5).map((l) => el("p", {}, l)));
+  engineLog(root.querySelector(".engine-log"), ctx.view?.log, 5);
 }

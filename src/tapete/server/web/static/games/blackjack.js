@@ -1,7 +1,7 @@
 // The blackjack table: the dealer's cards, the boxes (a bet on a box from the chosen chip), each box's
 // hands as the engine deals and splits them. Decisions are the engine's legal actions (side panel), with
 // the strategy chart's hint on request.
-import { card, el, markSpots, money, spotButton, t } from "../app.js";
+import { engineLog, card, el, markSpots, money, spotButton, t } from "../app.js";
 
 let root = null;
 
@@ -54,6 +54,6 @@ export function update(ctx) {
     spot.querySelector(".stake").textContent = mine.get(box) ? money(mine.get(box)) : "";
     spot.setAttribute("aria-disabled", String(!open));
   }
-  root.querySelector(".engine-log").replaceChildren(...(st.log || []).slice(-5).map((l) => el("p", {}, l)));
+  engineLog(root.querySelector(".engine-log"), st.log, 5);
   void markSpots;
 }

@@ -1,6 +1,6 @@
 // The craps layout: line bets, come, field, big 6/8, the numbers (place to win and to lose), hard ways,
 // the one-roll propositions; the puck (OFF, or ON at the point); odds on my line and come bets.
-import { el, kindLabel, markSpots, money, spotButton, t } from "../app.js";
+import { engineLog, el, kindLabel, markSpots, money, spotButton, t } from "../app.js";
 
 let root = null;
 const NUMBERS = [4, 5, 6, 8, 9, 10];
@@ -21,7 +21,7 @@ export function init(node, ctx) {
       .map((b) => { b.querySelector(".spot-text").textContent = kindLabel(b.dataset.kind); return b; }))));
   root.append(
     el("div", { class: "puck-row" }, el("span", { class: "puck off", id: "puck", role: "status" }, t("puck_off")),
-      el("span", { class: "dice", id: "dice", "aria-label": t("dice") })),
+      el("span", { class: "dice", id: "dice", role: "status", "aria-label": t("dice") })),
     numbers,
     el("div", { class: "row line" }, spots(ctx, kinds, (k) => ["come", "dont-come", "field", "big-6", "big-8"].includes(k.kind))),
     el("div", { class: "row line" }, spots(ctx, kinds, (k) => ["pass", "dont-pass"].includes(k.kind))),
@@ -51,7 +51,7 @@ export function update(ctx) {
   }));
   if (keep) oddsBox.querySelector(`[data-on="${keep}"]`)?.focus();
   markSpots(root, ctx);
-  root.querySelector(".engine-log").replaceChildren(...(st.log || []).slice(-5).map((l) => el("p", {}, l)));
+  engineLog(root.querySelector(".engine-log"), st.log, 5);
   void money;
 }
 

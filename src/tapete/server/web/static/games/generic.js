@@ -1,7 +1,9 @@
 // Any game of the engine: every bet kind it offers now (with its targets, minimum and maximum), the
 // decisions due (side panel, with extra fields), the engine's own log of the coup, and the cards on the
 // table where the state shows any.
-import { card, el, kindLabel, money, page, t } from "../app.js";
+import { card, el, engineLog, kindLabel, money, page, t } from "../app.js";
+
+const PICKED = { box: "box", seat: "seat" };      // bet fields chosen from a list (a box, a seat), not typed
 
 let root = null;
 
@@ -11,13 +13,25 @@ export function init(node, ctx) {
     el("label", { for: "g-kind" }, t("kind")), el("select", { id: "g-kind", onchange: () => targets(ctx) }),
     el("label", { for: "g-target" }, t("target")), el("select", { id: "g-target" }),
     el("label", { for: "g-amount" }, `${t("amount")} (€)`), el("input", { id: "g-amount", type: "number", min: "0.01", step: "0.01" }),
-    el("label", { for: "g-extra" }, t("fields")), el("input", { id: "g-extra", placeholder: "box=1" }),
+    ...pickers(),
+    el("details", { class: "g-more", hidden: others().length ? undefined : true }, el("summary", {}, t("more_options")),
+      el("label", { for: "g-extra" }, t("fields")), el("input", { id: "g-extra", autocomplete: "off" })),
     el("button", { type: "submit", id: "g-place" }, t("place")),
     el("p", { id: "g-help", class: "help", "aria-live": "polite" })),
   el("p", { class: "bank-line", id: "g-bank", "aria-live": "polite" }),
   el("div", { class: "table-cards", id: "g-cards" }),
   el("div", { class: "engine-log", "aria-live": "polite" }));
   fillKinds(ctx, ctx.page.layout);
+}
+
+function others() { return (page.bet_fields || []).filter((f) => !PICKED[f]); }
+
+/** A list for each field the game's bets name a place with (box 1..N, seat 1..N). */
+function pickers() {
+  return (page.bet_fields || []).filter((f) => PICKED[f]).flatMap((f) => [
+    el("label", { for: `g-${f}` }, t(PICKED[f])),
+    el("select", { id: `g-${f}`, "data-field": f, class: "g-pick" },
+      ...Array.from({ length: page.places || 7 }, (_, i) => el("option", { value: String(i + 1) }, `${t(PICKED[f])} ${i + 1}`)))]);
 }
 
 function fillKinds(ctx, kinds) {
@@ -52,6 +66,7 @@ function submit(ctx) {
   const typed = Number(root.querySelector("#g-amount").value);
   const amount = typed > 0 ? Math.round(typed * 100) : ctx.chip();
   const extra = {};
+  for (const pick of root.querySelectorAll(".g-pick")) extra[pick.dataset.field] = Number(pick.value);
   for (const part of root.querySelector("#g-extra").value.split(",")) {
     const [k, v] = part.split("=").map((x) => x?.trim());
     if (k && v !== undefined) extra[k] = /^-?\d+$/.test(v) ? Number(v) : v;
@@ -84,6 +99,17 @@ function cardGroups(value, path = [], out = [], depth = 0) {
   return out;
 }
 
+/** Where a group of cards lies, in words: "round · hands · 2" -> "Box 2", "... croupier" -> "Croupier". */
+function placeName(path) {
+  const parts = path.split(" · ");
+  const last = parts.at(-1);
+  if (/^\d+$/.test(last) && parts.some((p) => /hand|box|cards/.test(p))) return `${t("box")} ${last}`;
+  if (/^box \d+$/.test(last)) return `${t("box")} ${last.slice(4)}`;
+  const word = { croupier: "dealer", dealer: "dealer", bank: "banca", banker: "banca", player: "punto", punto: "punto",
+    board: "board", red: "row_red", black: "row_black", noir: "row_black", rouge: "row_red", card: "cards", cards: "cards" }[last];
+  return word ? t(word) : t("cards");
+}
+
 function bankLine(ctx) {   // a player-banked game (chemin de fer, dos paños): who holds the bank, and what it holds
   const bank = ctx.summary.bank;
   if (!bank) return [];
@@ -97,8 +123,8 @@ export function update(ctx) {
   root.querySelector("#g-bank").replaceChildren(...bankLine(ctx));
   const live = ctx.view || {};
   const st = cardGroups(live).length || !ctx.recent.length ? live : ctx.recent[0];
-  const groups = cardGroups(st).slice(0, 10).map(([k, cards]) => el("div", { class: "card-group" }, el("h3", {}, k),
+  const groups = cardGroups(st).slice(0, 10).map(([k, cards]) => el("div", { class: "card-group", "data-where": k }, el("h3", {}, placeName(k)),
     el("div", { class: "cards" }, cards.slice(0, 24).map(card))));
   root.querySelector("#g-cards").replaceChildren(...groups);
-  root.querySelector(".engine-log").replaceChildren(...(st.log || []).slice(-8).map((l) => el("p", {}, l)));
+  engineLog(root.querySelector(".engine-log"), st.log, 8);
 }

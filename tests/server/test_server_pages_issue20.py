@@ -1,0 +1,69 @@
+"""Issue 20 on the server side of the pages: the croupier's open obeys the opening hours the players' bets
+obey; the lobby's public stream carries no private data; every catalog language renders the pages."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+
+ROULETTE = {"id": "ruleta", "game": "roulette-french", "jurisdiction": "ES", "auto": False, "table": {"minimum": 100}}
+
+
+def closed_hours() -> list[str]:
+    """A one-minute window three hours from now, in the casino's time zone (Europe/Madrid, the default)."""
+    start = datetime.now(ZoneInfo("Europe/Madrid")) + timedelta(hours=3)
+    end = start + timedelta(minutes=1)
+    return [f"{start:%H:%M}-{end:%H:%M}"]
+
+
+def test_console_cannot_open_a_round_outside_opening_hours(make_casino: Any, sqlite_url: str) -> None:
+    c = make_casino([{**ROULETTE, "hours": closed_hours()}], sqlite_url)
+    r = c.client.post("/api/tables/ruleta/open", headers=c.login("croupier"), json={})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "table-closed"
+    assert c.get("luis", "/api/tables/ruleta")["phase"] == "idle"
+
+
+def test_console_opens_within_hours(make_casino: Any, sqlite_url: str) -> None:
+    c = make_casino([ROULETTE], sqlite_url)
+    assert c.post("croupier", "/api/tables/ruleta/open", key=None)["phase"] == "betting"
+
+
+def test_lobby_stream_is_public_and_carries_no_private_data(make_casino: Any, sqlite_url: str) -> None:
+    c = make_casino([ROULETTE], sqlite_url)
+    with c.client.websocket_connect("/api/lobby/stream") as ws:    # no session: a visitor
+        row = ws.receive_json()
+        assert set(row) == {"id", "phase", "round", "seconds_left", "open_now", "seats_free"}
+        assert row["id"] == "ruleta" and row["phase"] == "idle"
+        c.post("croupier", "/api/tables/ruleta/open", key=None)
+        c.bet("luis", "ruleta", {"kind": "red", "amount": 500})
+        row = ws.receive_json()
+        assert row["phase"] == "betting"
+        assert "luis" not in str(row)
+
+
+@pytest.mark.parametrize(("lang", "title"), [("gl", "Mesas por xogo"), ("ca", "Taules per joc"), ("en", "Tables by game")])
+def test_pages_in_every_catalog_language(make_casino: Any, sqlite_url: str, lang: str, title: str) -> None:
+    c = make_casino([ROULETTE], sqlite_url)
+    for path in ("/", "/login", "/tables/ruleta", "/croupier/ruleta", "/cashier", "/inspector"):
+        html = c.client.get(f"{path}?lang={lang}").text
+        assert f'<html lang="{lang}">' in html, path
+    assert title in c.client.get(f"/?lang={lang}").text
+
+
+def test_staff_links_hidden_until_a_staff_session_shows_them(make_casino: Any, sqlite_url: str) -> None:
+    c = make_casino([ROULETTE], sqlite_url)
+    html = c.client.get("/?lang=en").text
+    for link in ('href="/cashier"', 'href="/inspector"', 'href="/croupier/ruleta"'):
+        tag = html[html.rindex("<a", 0, html.index(link)):html.index(">", html.index(link))]
+        assert " hidden" in tag, tag
+
+
+def test_catalog_languages_have_every_web_key() -> None:
+    from tapete.i18n import _file
+
+    english = set(_file("en", "web"))
+    for lang in ("es", "gl", "ca"):
+        assert english - set(_file(lang, "web")) == set(), lang
