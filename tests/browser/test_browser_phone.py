@@ -179,3 +179,20 @@ def test_every_catalog_language_and_no_english_roles(scene: Any, people: Any, la
     assert "(player)" not in shown_text(page)
     assert page.locator("#balance").inner_text().endswith("€")
     assert serious(page) == []
+
+
+def test_chips_and_cloth_within_a_handful_of_keys(scene: Any, people: Any) -> None:
+    """A skip link takes the keyboard to the chip rack; the cloth's first spot is one Shift+Tab from it."""
+    luis = people("luis")
+    page = luis.open("/tables/ruleta")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "skip-chips"
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.getAttribute('role')") == "radio"     # the chip rack: 5 keys
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.getAttribute('aria-checked')") == "true"
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.classList.contains('spot')")          # back on the cloth
