@@ -67,3 +67,28 @@ def test_catalog_languages_have_every_web_key() -> None:
     english = set(_file("en", "web"))
     for lang in ("es", "gl", "ca"):
         assert english - set(_file(lang, "web")) == set(), lang
+
+
+def test_finished_tripoker_coup_shows_the_croupiers_hand_not_the_shoe(make_casino: Any, sqlite_url: str) -> None:
+    """After the coup the page reads the croupier's three cards (face up, combination named) and the player's
+    own box; another player's box stays hidden and the round record keeps no undealt card of the shoe."""
+    c = make_casino([{"id": "tp", "game": "tripoker", "jurisdiction": "ES-AN", "source": "rng", "auto": False,
+                      "table": {"minimum": 500}}], sqlite_url)
+    c.post("croupier", "/api/tables/tp/open", key=None)
+    c.bet("luis", "tp", {"kind": "ante", "amount": 500, "extra": {"box": 1}})
+    c.bet("ana", "tp", {"kind": "ante", "amount": 500, "extra": {"box": 2}})
+    c.post("croupier", "/api/tables/tp/close")
+    for user in ("luis", "ana"):
+        due = [d for d in c.get(user, "/api/tables/tp")["actions"]["decisions"] if d.get("mine")]
+        if due:
+            c.post(user, "/api/tables/tp/acts", {"bet": due[0]["bet"], "do": "call"})
+    view = c.get("luis", "/api/tables/tp/view")
+    assert view["phase"] == "settled"
+    coup = view["recent"][0]
+    hands = coup["round"]["hands"]
+    assert "??" not in hands["croupier"] and "??" not in hands["1"] and hands["2"] == ["??"] * 3
+    assert set(coup["named"]) == {"croupier", "1"}
+    rounds = c.get("inspector", "/api/rounds?table=tp")
+    record = c.get("inspector", f"/api/rounds/{rounds['rounds'][0]['id']}")
+    shoe = (record.get("record") or record).get("coup", {}).get("shoe")
+    assert isinstance(shoe, dict) and set(shoe) == {"dealt", "remaining"}

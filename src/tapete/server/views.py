@@ -64,22 +64,50 @@ def redact(doc: Any, mask: bool = False, mine: frozenset[str] = frozenset(), par
     return out
 
 
-def state_view(state: Any, viewer: str | None = None) -> dict[str, Any] | None:
+OPEN_AT_THE_END = frozenset({"croupier", "dealer"})   # turned up at the end of a banked coup, for every player
+
+
+def state_view(state: Any, viewer: str | None = None, over: bool = False) -> dict[str, Any] | None:
     """The document of a table's current engine state as `viewer` may see it (None before its first round):
-    at a game with hole cards, a player sees the hands of the boxes they bet on, nobody else's."""
+    at a game with hole cards, a player sees the hands of the boxes they bet on, nobody else's; once the coup
+    is settled (`over`), the croupier's hand too, with the combination of each hand shown (`named`)."""
     if state is None:
         return None
-    doc = to_json(state)
+    return doc_view(to_json(state), viewer, over, state)
+
+
+def doc_view(doc: Any, viewer: str | None = None, over: bool = False, state: Any = None) -> dict[str, Any] | None:
+    """`state_view` of a state document (a stored coup's, when `state` is None)."""
     game = doc.get("game") if isinstance(doc, dict) else None
     hidden = bool(game) and game not in FACE_UP and get_game(game).uses_shoe
-    out = redact(doc, mask=hidden, mine=viewer_boxes(doc, viewer) if hidden else frozenset())
+    mine = viewer_boxes(doc, viewer) if hidden else frozenset()
+    if over:
+        mine = mine | OPEN_AT_THE_END
+    out = redact(doc, mask=hidden, mine=mine)
+    if over and isinstance(out, dict):
+        named = named_hands(doc)
+        out["named"] = {k: v for k, v in named.items() if not hidden or k in mine}
     if hidden and isinstance(doc.get("hand"), dict):
         seated_hand(doc["hand"], out["hand"], viewer)
-    if hidden:
+    if hidden and state is not None:
         from tapete.server.banker import reveal
 
         reveal(get_game(game), state, doc, out, viewer, MASK)   # a player's bank: the holders see their hands
     return out
+
+
+def named_hands(doc: dict[str, Any]) -> dict[str, str]:
+    """The combination of each three-card hand of a finished tripóquer coup (the engine's evaluator and the
+    table's rank order): `{"croupier": "pair", "2": "straight"}`."""
+    rnd = doc.get("round")
+    hands = rnd.get("hands") if isinstance(rnd, dict) else None
+    if doc.get("game") != "tripoker" or not isinstance(hands, dict):
+        return {}
+    from tapete.games.poker.evaluator import category
+    from tapete.games.poker.tripoker import strength3
+
+    order = (doc.get("config") or {}).get("order", "sf-3k-st-fl")
+    return {k: category(strength3(list(cards), order)) for k, cards in hands.items() if _cards(cards) and len(cards) == 3}
 
 
 PUBLIC_BOARD = ("board", "board2", "common")      # a circle hand's community cards: on the table for all

@@ -123,8 +123,15 @@ export function update(ctx) {
   root.querySelector("#g-bank").replaceChildren(...bankLine(ctx));
   const live = ctx.view || {};
   const st = cardGroups(live).length || !ctx.recent.length ? live : ctx.recent[0];
-  const groups = cardGroups(st).slice(0, 10).map(([k, cards]) => el("div", { class: "card-group", "data-where": k }, el("h3", {}, placeName(k)),
-    el("div", { class: "cards" }, cards.slice(0, 24).map(card))));
+  const named = st.named || {};
+  const groups = cardGroups(st).slice(0, 10).map(([k, cards]) => {
+    const key = k.split(" · ").at(-1);
+    const combo = named[key] && !cards.includes("??") ? t(`combo_${named[key]}`) : null;
+    return el("div", { class: `card-group${key === "croupier" ? " croupier" : ""}`, "data-where": k, "data-combo": named[key] ?? "" },
+      el("h3", {}, placeName(k), combo ? el("span", { class: "combo" }, ` — ${combo}`) : null),
+      el("div", { class: "cards" }, cards.slice(0, 24).map(card)));
+  });
+  if (Object.keys(named).length) groups.unshift(el("p", { class: "coup-over" }, t("coup_over")));
   root.querySelector("#g-cards").replaceChildren(...groups);
   engineLog(root.querySelector(".engine-log"), st.log, 8);
 }
