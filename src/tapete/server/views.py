@@ -89,6 +89,8 @@ def doc_view(doc: Any, viewer: str | None = None, over: bool = False, state: Any
         out["named"] = {k: v for k, v in named.items() if not hidden or k in mine}
     if hidden and isinstance(doc.get("hand"), dict):
         seated_hand(doc["hand"], out["hand"], viewer)
+        if game == "holdem":
+            out["hand"]["named"] = showdown_names(doc["hand"], out["hand"].get("shown") or [])
     if hidden and state is not None:
         from tapete.server.banker import reveal
 
@@ -108,6 +110,20 @@ def named_hands(doc: dict[str, Any]) -> dict[str, str]:
 
     order = (doc.get("config") or {}).get("order", "sf-3k-st-fl")
     return {k: category(strength3(list(cards), order)) for k, cards in hands.items() if _cards(cards) and len(cards) == 3}
+
+
+def showdown_names(raw: dict[str, Any], shown: list[int]) -> dict[str, str]:
+    """The combination each seat showed down at a finished hold'em hand (best five of its two and the board,
+    by the engine's evaluator): `{"0": "two-pair"}`."""
+    from tapete.games.poker.evaluator import best5, category
+
+    holes, board = raw.get("holes") or [], list(raw.get("board") or [])
+    out = {}
+    for i in shown:
+        cards = list(holes[i]) + board if i < len(holes) else []
+        if 5 <= len(cards) <= 7 and _cards(cards):
+            out[str(i)] = category(best5(cards)[0])
+    return out
 
 
 PUBLIC_BOARD = ("board", "board2", "common")      # a circle hand's community cards: on the table for all
