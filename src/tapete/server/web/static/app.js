@@ -249,7 +249,7 @@ export function stakesBySpot(openBets) {
   const out = new Map();
   for (const b of openBets) {
     const key = spotKey(b.kind, b.on);
-    out.set(key, (out.get(key) || 0) + (b.amount || 0));
+    out.set(key, (out.get(key) || 0) + (b.staked || b.amount || 0));    // a doubled box shows its doubled stake
   }
   return out;
 }

@@ -11,8 +11,11 @@ export function init(node, ctx) {
       el("div", { class: "side-hand punto" }, el("h2", {}, t("punto")), el("div", { class: "cards", id: "punto-cards" })),
       el("div", { class: "side-hand banca" }, el("h2", {}, t("banca")), el("div", { class: "cards", id: "banca-cards" }))),
     el("div", { class: "bac-spots", role: "group", "aria-label": t("bet_on") },
-      ctx.page.layout.map((k) => spotButton(ctx, { kind: k.kind, label: `${t("bet_on")} ${kindLabel(k.kind)}`, text: kindLabel(k.kind),
-        cls: `bac ${k.kind}` }))),
+      ctx.page.layout.map((k) => {
+        const pays = (ctx.page.kinds || []).find((x) => x.kind === k.kind)?.pays;     // the engine's payout
+        return spotButton(ctx, { kind: k.kind, label: `${t("bet_on")} ${kindLabel(k.kind)}${pays ? ` (${t("pays")} ${pays})` : ""}`,
+          text: `${kindLabel(k.kind)}${pays ? ` · ${pays}` : ""}`, cls: `bac ${k.kind}` });
+      })),
     el("div", { class: "engine-log", "aria-live": "polite" }));
 }
 

@@ -1,7 +1,7 @@
 // The blackjack table: the dealer's cards, the boxes (a bet on a box from the chosen chip), each box's
 // hands as the engine deals and splits them. Decisions are the engine's legal actions (side panel), with
 // the strategy chart's hint on request.
-import { engineLog, card, el, markSpots, money, spotButton, t } from "../app.js";
+import { T, engineLog, card, el, markSpots, money, spotButton, t } from "../app.js";
 
 let root = null;
 
@@ -37,16 +37,19 @@ export function update(ctx) {
     const playing = st.turn !== null && st.turn !== undefined && st.hands?.[st.turn]?.box === box;
     boxNode.classList.toggle("turn", playing);
     boxNode.querySelector(".hands").replaceChildren(
-      ...owners.map((b) => el("p", { class: "owner" }, `${b.player} · ${money(b.amount)}`)),
+      ...owners.map((b) => {
+        const own = ctx.openBets.find((x) => x.id === b.id);      // my bet: its stake as collected (a double counts)
+        return el("p", { class: "owner" }, `${b.player === ctx.me?.user ? t("you") : t("a_player")} · ${money(own?.staked ?? b.amount)}`);
+      }),
       ...hands.map((h, i) => el("div", { class: `hand ${st.hands[st.turn] === h ? "current" : ""}`, "data-status": h.status,
         "aria-label": `${t("hand")} ${i + 1}: ${h.cards.join(" ")}` },
-      h.cards.map(card), el("small", {}, h.status))));
+      h.cards.map(card), el("small", {}, T[`hand_${h.status}`] ?? ""))));
   }
   // box spots: mark my stakes per box, enabled while bets are open
   const mine = new Map();
   for (const b of ctx.openBets) {
     const vb = (live.bets || []).find((x) => x.id === b.id);
-    if (vb) mine.set(vb.box, (mine.get(vb.box) || 0) + b.amount);
+    if (vb) mine.set(vb.box, (mine.get(vb.box) || 0) + (b.staked ?? b.amount));
   }
   const open = (ctx.actions.bets || []).some((k) => k.kind === "main");
   for (const spot of root.querySelectorAll(".box-spot")) {

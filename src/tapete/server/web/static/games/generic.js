@@ -1,7 +1,7 @@
 // Any game of the engine: every bet kind it offers now (with its targets, minimum and maximum), the
 // decisions due (side panel, with extra fields), the engine's own log of the coup, and the cards on the
 // table where the state shows any.
-import { card, el, engineLog, kindLabel, money, page, t } from "../app.js";
+import { card, el, engineLog, kindLabel, markSpots, money, page, spotButton, t } from "../app.js";
 
 const PICKED = { box: "box", seat: "seat" };      // bet fields chosen from a list (a box, a seat), not typed
 
@@ -22,6 +22,30 @@ export function init(node, ctx) {
   el("div", { class: "table-cards", id: "g-cards" }),
   el("div", { class: "engine-log", "aria-live": "polite" }));
   fillKinds(ctx, ctx.page.layout);
+  const board = spotBoard(ctx, ctx.page.layout);
+  if (board) root.prepend(board);
+}
+
+/** A cloth of spots to tap, one per bet kind and target the engine offers (boule's numbers and chances, the
+ * wheel of fortune's numbers, trente et quarante's red, black, colour and inverse), each with its payout;
+ * the form below stays for the rest. None where a bet names a box or seat or the targets are too many. */
+function spotBoard(ctx, kinds) {
+  const picks = (page.bet_fields || []).some((f) => PICKED[f]);
+  const count = kinds.reduce((n, k) => n + Math.max(k.targets?.length || 0, 1), 0);
+  if (picks || !kinds.length || count > 60) return null;
+  const groups = kinds.map((k) => {
+    const pays = (page.kinds || []).find((x) => x.kind === k.kind)?.pays;
+    const name = kindLabel(k.kind);
+    const spots = (k.targets?.length ? k.targets : [null]).map((on) => {
+      const target = on === null ? "" : [].concat(on).join("-");
+      return spotButton(ctx, { kind: k.kind, on: on === null ? null : [].concat(on), cls: `board-spot kind-${k.kind}`,
+        label: `${t("bet_on")} ${name}${target ? ` ${target}` : ""}${pays ? ` (${t("pays")} ${pays})` : ""}`,
+        text: target || name });
+    });
+    return el("div", { class: "board-group", role: "group", "aria-label": name, "data-kind": k.kind },
+      el("span", { class: "board-name" }, `${name}${pays ? ` · ${pays}` : ""}`), el("div", { class: "board-spots" }, spots));
+  });
+  return el("div", { class: "spot-board", id: "spot-board", role: "group", "aria-label": t("bet_on") }, groups);
 }
 
 function others() { return (page.bet_fields || []).filter((f) => !PICKED[f]); }
@@ -120,6 +144,7 @@ function bankLine(ctx) {   // a player-banked game (chemin de fer, dos paños): 
 
 export function update(ctx) {
   if (ctx.actions.bets?.length) fillKinds(ctx, ctx.actions.bets);
+  if (root.querySelector("#spot-board")) markSpots(root.querySelector("#spot-board"), ctx);
   root.querySelector("#g-bank").replaceChildren(...bankLine(ctx));
   const live = ctx.view || {};
   const st = cardGroups(live).length || !ctx.recent.length ? live : ctx.recent[0];
