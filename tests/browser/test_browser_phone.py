@@ -64,7 +64,7 @@ def test_every_table_page_fits_reads_plainly_and_passes_axe(scene: Any, people: 
         text = shown_text(page)
         assert "{" not in text and not BET_ID.search(text), (table, BET_ID.search(text), text[:400])
         assert serious(page) == [], (table, size)
-        if size is PHONE and table in ("ruleta", "bj", "dados", "tripoker"):
+        if size is PHONE:
             shot(page, f"phone-table-{table}")
 
 
