@@ -92,3 +92,20 @@ def test_finished_tripoker_coup_shows_the_croupiers_hand_not_the_shoe(make_casin
     record = c.get("inspector", f"/api/rounds/{rounds['rounds'][0]['id']}")
     shoe = (record.get("record") or record).get("coup", {}).get("shoe")
     assert isinstance(shoe, dict) and set(shoe) == {"dealt", "remaining"}
+
+
+def test_lobby_stream_is_bounded(make_casino: Any, sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lobby stream needs no session: past its bound a watcher is told busy (1013), not served."""
+    from starlette.websockets import WebSocketDisconnect
+
+    import tapete.server.web as web
+
+    monkeypatch.setattr(web, "LOBBY_WATCHERS", 1)
+    c = make_casino([ROULETTE], sqlite_url)
+    with c.client.websocket_connect("/api/lobby/stream") as first:
+        assert first.receive_json()["id"] == "ruleta"
+        with c.client.websocket_connect("/api/lobby/stream") as second, pytest.raises(WebSocketDisconnect) as closed:
+            second.receive_json()
+        assert closed.value.code == 1013
+    with c.client.websocket_connect("/api/lobby/stream") as again:          # the first one left: room again
+        assert again.receive_json()["id"] == "ruleta"

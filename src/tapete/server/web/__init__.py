@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 HERE = Path(__file__).parent
 LANGS = ("es", "en", "gl", "ca")       # each has a web.json in the catalog (tapete/i18n/<lang>/)
 COOKIE = "tapete_lang"
+LOBBY_WATCHERS = 1000      # open lobby streams at once (it needs no session); more are told busy (1013)
 FAMILIES = {  # game id -> the page's module (static/games/<family>.js); every other game: generic.js
     "roulette-french": "roulette", "roulette-american": "roulette", "roulette-french-short": "roulette",
     "blackjack": "blackjack", "punto-banca": "baccarat", "craps": "craps",
@@ -145,12 +146,18 @@ def mount(app: FastAPI, server: Server) -> None:
         return {"id": table_id, "phase": s["phase"], "round": s["round"], "seconds_left": s["seconds_left"],
                 "open_now": s["open_now"], "seats_free": free}
 
+    lobby_watchers = [0]
+
     @app.websocket("/api/lobby/stream")
     async def lobby_stream(websocket: WebSocket) -> None:
         """The lobby's live rows (phase, countdown, free seats) for anyone: a row each time a table's log grows."""
         from tapete.server.app import _drain
 
         await websocket.accept()
+        if lobby_watchers[0] >= LOBBY_WATCHERS:     # an open door: a bounded one
+            await websocket.close(code=1013, reason="busy")
+            return
+        lobby_watchers[0] += 1
         ids = [spec.id for spec in server.config.tables]
         changed: asyncio.Queue[str] = asyncio.Queue()
         queues = {tid: server.broadcaster.subscribe(tid) for tid in ids}
@@ -185,6 +192,7 @@ def mount(app: FastAPI, server: Server) -> None:
             reader.cancel()
             for tid, q in queues.items():
                 server.broadcaster.unsubscribe(tid, q)
+            lobby_watchers[0] -= 1
 
     @app.get("/login", include_in_schema=False)
     def login(request: Request) -> Response:

@@ -67,6 +67,9 @@ function playerName(user) {
   return say("player_n", { n: numbers.get(user) });
 }
 
+let viewBets = [];
+const boxOf = (id) => viewBets.find((b) => b.id === id)?.box;
+
 /** The bets on the layout and the total at risk: what no va más is about to close. */
 function renderAtRisk(openBets) {
   const total = openBets.reduce((a, b) => a + (b.staked ?? b.amount ?? 0), 0);
@@ -75,7 +78,8 @@ function renderAtRisk(openBets) {
     openBets.length ? el("table", { class: "settle" },
       el("thead", {}, el("tr", {}, [t("player"), t("kind"), t("staked")].map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, openBets.map((b) => el("tr", { "data-kind": b.kind },
-        el("td", {}, playerName(b.player)), el("td", {}, `${kindLabel(b.kind)}${spotText(b.on)}`), el("td", {}, money(b.staked ?? b.amount))))))
+        el("td", {}, playerName(b.player)), el("td", {}, `${kindLabel(b.kind)}${spotText(b.on)}${boxOf(b.id) ? ` · ${t("box")} ${boxOf(b.id)}` : ""}`),
+        el("td", {}, money(b.staked ?? b.amount))))))
       : null);
 }
 
@@ -101,6 +105,7 @@ async function refresh() {
     el("dt", {}, t("cards_left")), el("dd", { id: "shoe-remaining" }, String(shoe.remaining ?? "—")),
     el("dt", {}, t("cut_card")), el("dd", { id: "shoe-cut" }, shoe.cut_reached ? t("cut_reached") : String(view?.state?.shoe?.cut_index ?? "—")),
     el("dt", {}, t("commitment")), el("dd", { class: "hash" }, shoe.commitment ?? "—")) : el("p", { class: "muted" }, "—"));
+  viewBets = Array.isArray(view?.state?.bets) ? view.state.bets : [];
   renderDecisions(full.actions.decisions || [], full.open_bets || []);
   renderAtRisk((full.open_bets || []).filter((b) => b.status === undefined || b.status === "open"));
   enableControls(full);

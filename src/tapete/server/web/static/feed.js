@@ -27,13 +27,21 @@ export function outcomeText(event) {
   return String(value);
 }
 
+/** The seats of a circle table by player, for naming them by seat (summary.circle.seats). */
+let seatsByPlayer = {};
+export function knowSeats(seats) {
+  seatsByPlayer = Object.fromEntries((seats || []).map((s) => [s.player, s]));
+}
+
 /** Who did it: "You", the player's display name, their box or seat, or "A player". */
 export function who(rec, me) {
   const d = rec.data || {};
   const body = d.event?.bet || d.event?.act || {};
   if (me && (rec.actor === me || d.player === me || body.player === me)) return t("you");
-  const name = d.display_name || body.display_name;
+  const seated = seatsByPlayer[rec.actor] || seatsByPlayer[d.player];
+  const name = d.display_name || body.display_name || seated?.display_name;
   if (name) return name;
+  if (seated) return say("seat_n", { n: seated.seat });
   if (body.box) return say("box_n", { n: body.box });
   if (d.seat || body.seat) return say("seat_n", { n: d.seat || body.seat });
   return t("a_player");

@@ -4,7 +4,7 @@ import {
   api, attempt, chipRack, chipValues, el, fillMoney, kindLabel, money, page, phaseText, renderSession, say, session,
   setBalance, stream, t, verbText,
 } from "./app.js";
-import { feedLine, settlementLines, spotText } from "./feed.js";
+import { feedLine, knowSeats, settlementLines, spotText } from "./feed.js";
 
 const tableId = page.table.id;
 const family = await import(`./games/${page.family}.js`);
@@ -129,6 +129,7 @@ async function refresh() {
     const [full, view, me] = await Promise.all([
       api(`/api/tables/${tableId}`), api(`/api/tables/${tableId}/view?recent=${family.recent ?? 1}`), api("/api/me")]);
     ctx.summary = full;
+    knowSeats(full.circle?.seats);
     ctx.actions = full.actions;
     ctx.openBets = full.open_bets.filter((b) => b.player === me.user);
     ctx.view = view.state;
