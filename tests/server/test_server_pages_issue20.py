@@ -109,3 +109,14 @@ def test_lobby_stream_is_bounded(make_casino: Any, sqlite_url: str, monkeypatch:
         assert closed.value.code == 1013
     with c.client.websocket_connect("/api/lobby/stream") as again:          # the first one left: room again
         assert again.receive_json()["id"] == "ruleta"
+
+
+def test_circle_view_carries_the_engines_pots(make_casino: Any, sqlite_url: str) -> None:
+    """A hold'em hand in play: the view has its pots as the engine builds them (here one: the blinds)."""
+    c = make_casino([{"id": "he", "game": "holdem", "jurisdiction": "ES-AN", "source": "rng", "auto": False,
+                      "table": {"minimum": 200, "forced": "blinds"}}], sqlite_url)
+    c.post("luis", "/api/tables/he/seats", {"seat": 1, "buy_in": 10_000})
+    c.post("ana", "/api/tables/he/seats", {"seat": 2, "buy_in": 10_000})
+    c.post("croupier", "/api/tables/he/open", key=None)
+    hand = c.get("luis", "/api/tables/he/view")["state"]["hand"]
+    assert [p["amount"] for p in hand["pots"]] == [300]                      # the blinds: 100 and 200

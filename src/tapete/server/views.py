@@ -91,6 +91,10 @@ def doc_view(doc: Any, viewer: str | None = None, over: bool = False, state: Any
         seated_hand(doc["hand"], out["hand"], viewer)
         if game == "holdem":
             out["hand"]["named"] = showdown_names(doc["hand"], out["hand"].get("shown") or [])
+    if state is not None and isinstance(out, dict) and isinstance(out.get("hand"), dict):
+        pots = circle_pots(state)
+        if pots is not None:
+            out["hand"]["pots"] = pots
     if hidden and state is not None:
         from tapete.server.banker import reveal
 
@@ -124,6 +128,21 @@ def showdown_names(raw: dict[str, Any], shown: list[int]) -> dict[str, str]:
         if 5 <= len(cards) <= 7 and _cards(cards):
             out[str(i)] = category(best5(cards)[0])
     return out
+
+
+def circle_pots(state: Any) -> list[dict[str, Any]] | None:
+    """A circle hand's main pot and side pots, by the engine's own rules (R-UNCALLED, R-SIDEPOTS):
+    `[{"amount": 1200, "seats": [0, 2]}, ...]`, seat indices into `betting.seats`."""
+    hand = getattr(state, "hand", None)
+    betting = getattr(hand, "betting", None)
+    config = getattr(state, "config", None)
+    if betting is None or config is None:
+        return None
+    from tapete.games.poker import betting as bt
+
+    over = getattr(hand, "phase", "") == "over"       # an unmatched bet goes back at the end (R-UNCALLED), not before
+    refund = bt.uncalled(betting) if over and getattr(config, "uncalled", "returned") == "returned" else {}
+    return [{"amount": p.amount, "seats": list(p.eligible)} for p in bt.build_pots(betting, refund)]
 
 
 PUBLIC_BOARD = ("board", "board2", "common")      # a circle hand's community cards: on the table for all

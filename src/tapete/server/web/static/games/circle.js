@@ -17,7 +17,8 @@ export function init(node, ctx) {
     el("div", { class: "circle-seats", id: "circle-seats", role: "list", "aria-label": t("seat") }),
     el("div", { class: "circle-center" },
       el("div", { class: "circle-board" }, el("h3", {}, t("board")), el("div", { class: "cards", id: "board" })),
-      el("p", { class: "circle-pot" }, `${t("pot")}: `, el("strong", { id: "pot", "data-cents": 0 }, money(0)))),
+      el("div", {}, el("p", { class: "circle-pot" }, `${t("pot")}: `, el("strong", { id: "pot", "data-cents": 0 }, money(0))),
+        el("ul", { class: "plain pots", id: "pots" }))),
     el("div", { class: "circle-me", id: "circle-me" }),
     el("section", { class: "showdown", id: "showdown", "aria-live": "polite", "aria-label": t("last_hand") }));
 }
@@ -77,6 +78,18 @@ function renderCenter(ctx) {
   const node = root.querySelector("#pot");
   node.dataset.cents = pot;
   node.textContent = money(pot);
+  const pots = liveHand(ctx) ? potLines(ctx, hand) : [];
+  root.querySelector("#pots").replaceChildren(...pots);
+}
+
+/** The main pot and the side pots (the engine's), each with the seats that can win it. */
+function potLines(ctx, hand) {
+  const pots = hand?.pots || [];
+  if (pots.length < 2) return [];
+  const seatOf = Object.fromEntries((seating(ctx).seats || []).map((x) => [x.player, x.seat]));
+  return pots.map((p, k) => el("li", { class: "pot", "data-cents": p.amount },
+    `${k === 0 ? t("main_pot") : say("side_pot_n", { n: k })}: ${money(p.amount)} · `,
+    p.seats.map((i) => say("seat_n", { n: seatOf[hand.betting.seats[i]?.player] ?? i + 1 })).join(", ")));
 }
 
 function renderMe(ctx) {
@@ -132,6 +145,7 @@ function renderShowdown(ctx) {
     el("div", { class: "cards" }, [...(hand.board || []), ...(hand.common || [])].map(card)),
     el("p", { class: "pot-line" }, `${t("pot")}: `, el("strong", { id: "last-pot", "data-cents": staked }, money(staked)),
       " · ", say("settle_rake", { amount: money(rake) }), el("span", { id: "last-rake", "data-cents": rake, hidden: true })),
+    el("ul", { class: "plain pots" }, potLines(ctx, hand)),
     el("ul", { class: "plain" }, rows));
 }
 
