@@ -63,6 +63,13 @@ export function money(cents) {
     .format(cents / 100);
 }
 
+/** Whole euros without the cents (a chip's face: `€10`, `10 €`). */
+export function moneyShort(cents) {
+  if (cents % 100) return money(cents);
+  return new Intl.NumberFormat(LOCALE, { style: "currency", currency: page.currency || "EUR", maximumFractionDigits: 0,
+    minimumFractionDigits: 0, useGrouping: "always" }).format(cents / 100);
+}
+
 /** A signed result: +€40.00 / −€5.00 (a true minus sign), ±0 as the plain amount. */
 export function net(cents) {
   if (!cents) return money(0);
@@ -204,7 +211,7 @@ export function chipRack(container, values) {
       const d = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
       if (d) { e.preventDefault(); pick((i + d + values.length) % values.length, true); }
     },
-  }, money(v)));
+  }, moneyShort(v)));
   function pick(i, focus = false) {
     chosen = values[i];
     buttons.forEach((b, j) => { b.setAttribute("aria-checked", String(i === j)); b.tabIndex = i === j ? 0 : -1; });
@@ -231,13 +238,22 @@ export function engineLog(node, lines, n = 5) {
   node.replaceChildren(...(page.lang === "es" ? (lines || []).slice(-n).map((l) => el("p", {}, l)) : []));
 }
 
+/** A bet kind's help: the engine's description is "Spanish name: English explanation"; each page shows
+ * its half (the explanation in English, the name elsewhere), with the payout. */
+export function kindHelp(info) {
+  if (!info?.description) return "";
+  const [head, ...rest] = info.description.split(": ");
+  const text = page.lang === "en" ? (rest.join(": ") || head) : head;
+  return `${text}${info.pays ? ` — ${t("pays")} ${info.pays}` : ""}`;
+}
+
 export function verbText(verb) { return T[`verb_${verb}`] ?? verb; }
 
-/** A bet kind's name: the catalog's own word (before the colon of the engine's description) in Spanish,
- * the engine's kind id in English. */
+/** A bet kind's name: the catalog's own word (before the colon of the engine's description) on a page in a
+ * language of Spain, the engine's kind id in English. */
 export function kindLabel(kind) {
   const info = (page.kinds || []).find((k) => k.kind === kind);
-  if (page.lang === "es" && info?.description) {
+  if (page.lang !== "en" && info?.description) {        // the catalogs' Spanish name, nearer than the English id
     const head = info.description.split(/[:(]/)[0].trim();
     if (head && head.length < 40) return head;
   }

@@ -1,7 +1,7 @@
 // Any game of the engine: every bet kind it offers now (with its targets, minimum and maximum), the
 // decisions due (side panel, with extra fields), the engine's own log of the coup, and the cards on the
 // table where the state shows any.
-import { card, el, engineLog, kindLabel, markSpots, money, page, spotButton, t } from "../app.js";
+import { card, el, engineLog, kindHelp, kindLabel, markSpots, money, page, spotButton, t } from "../app.js";
 
 const PICKED = { box: "box", seat: "seat" };      // bet fields chosen from a list (a box, a seat), not typed
 
@@ -74,7 +74,7 @@ function fillKinds(ctx, kinds) {
 function targets() {
   const kind = root.kinds.find((k) => k.kind === root.querySelector("#g-kind").value);
   const info = (page.kinds || []).find((k) => k.kind === kind?.kind);
-  root.querySelector("#g-help").textContent = info ? `${info.description}${info.pays ? ` — ${info.pays}` : ""}` : "";
+  root.querySelector("#g-help").textContent = kindHelp(info);
   const select = root.querySelector("#g-target");
   const list = kind?.targets || [];
   const before = select.value;
