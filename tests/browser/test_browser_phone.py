@@ -226,3 +226,20 @@ def test_tripoker_coup_keeps_the_croupiers_hand_after_settlement(scene: Any, peo
     text = shown_text(page)
     assert "{" not in text and not BET_ID.search(text) and "box=" not in text
     assert sideways(page) <= 0
+
+
+def test_trente_et_quarante_rows_with_their_points(scene: Any, people: Any) -> None:
+    """The two rows named in words with the points the engine counted; the spots tapped on a phone."""
+    luis = people("luis", viewport=PHONE)
+    page = luis.open("/tables/tq")
+    page.wait_for_selector("#phase[data-phase='betting']")
+    page.locator("#spot-board .spot[data-kind='red']").tap()
+    page.wait_for_selector("#my-bets li[data-bet]")
+    scene.call("croupier", "POST", "/api/tables/tq/close")              # the electronic shoe deals the coup
+    page.wait_for_selector("#phase[data-phase='settled']")
+    page.wait_for_selector(".row-total")
+    heads = page.locator(".card-group h3").all_inner_texts()
+    assert any(h.startswith("Black row = ") for h in heads) and any(h.startswith("Red row = ") for h in heads), heads
+    page.wait_for_selector("#last-result .settle-lines li")
+    assert re.match(r"red: stake €5\.00, returned €[\d.]+, net [+−]?€[\d.]+", page.locator("#last-result li").first.inner_text())
+    assert sideways(page) <= 0

@@ -134,6 +134,15 @@ function placeName(path) {
   return word ? t(word) : t("cards");
 }
 
+/** Trente et quarante: a row's points as the engine counted them ("coups · 1 · black" -> " = 39"). */
+function rowTotal(st, path) {
+  const parts = path.split(" · ");
+  const [where, index, row] = parts;
+  const coup = where === "coups" && /^\d+$/.test(index) ? st.coups?.[Number(index) - 1] : null;
+  const total = coup?.[`${row}_total`];
+  return total === undefined ? null : el("span", { class: "row-total", "data-total": total }, ` = ${total}`);
+}
+
 function bankLine(ctx) {   // a player-banked game (chemin de fer, dos paños): who holds the bank, and what it holds
   const bank = ctx.summary.bank;
   if (!bank) return [];
@@ -153,7 +162,7 @@ export function update(ctx) {
     const key = k.split(" · ").at(-1);
     const combo = named[key] && !cards.includes("??") ? t(`combo_${named[key]}`) : null;
     return el("div", { class: `card-group${key === "croupier" ? " croupier" : ""}`, "data-where": k, "data-combo": named[key] ?? "" },
-      el("h3", {}, placeName(k), combo ? el("span", { class: "combo" }, ` — ${combo}`) : null),
+      el("h3", {}, placeName(k), combo ? el("span", { class: "combo" }, ` — ${combo}`) : null, rowTotal(st, k)),
       el("div", { class: "cards" }, cards.slice(0, 24).map(card)));
   });
   if (Object.keys(named).length) groups.unshift(el("p", { class: "coup-over" }, t("coup_over")));
