@@ -27,6 +27,7 @@ def test_blackjack_split(server: Any, people: Any) -> None:
     assert console.locator("#shoe-remaining").inner_text() == "5"      # keyed cards not dealt yet
 
     page.wait_for_selector("button.verb[data-verb='split']")
+    assert page.locator("#dealer-total").inner_text().strip() == "6"                     # the up-card's count
     page.get_by_role("button", name="Strategy hint (Box 3)").click()
     page.wait_for_selector(".hint-text[data-advice='split']")
     page.get_by_role("button", name="Split (Box 3)").click()
@@ -37,6 +38,7 @@ def test_blackjack_split(server: Any, people: Any) -> None:
     # 8-3 = 11: the engine may offer a double; play on: hit (T) to 21, then stand on the second hand
     page.locator("button.verb[data-verb='hit']").first.click()
     page.wait_for_function("document.querySelector(\".box[data-box='3'] .hand\").getAttribute('aria-label').includes('TD')")
+    assert page.locator(".box[data-box='3'] .hand .hand-total").first.get_attribute("data-total") == "21"   # 8+3+10
     while page.locator("button.verb[data-verb='stand']").count():
         page.locator("button.verb[data-verb='stand']").first.click()
         page.wait_for_timeout(300)

@@ -91,6 +91,8 @@ def doc_view(doc: Any, viewer: str | None = None, over: bool = False, state: Any
         seated_hand(doc["hand"], out["hand"], viewer)
         if game == "holdem":
             out["hand"]["named"] = showdown_names(doc["hand"], out["hand"].get("shown") or [])
+    if game == "blackjack" and isinstance(out, dict):
+        blackjack_totals(out)
     if state is not None and isinstance(out, dict) and isinstance(out.get("hand"), dict):
         pots = circle_pots(state)
         if pots is not None:
@@ -128,6 +130,20 @@ def showdown_names(raw: dict[str, Any], shown: list[int]) -> dict[str, str]:
         if 5 <= len(cards) <= 7 and _cards(cards):
             out[str(i)] = category(best5(cards)[0])
     return out
+
+
+def blackjack_totals(out: dict[str, Any]) -> None:
+    """Each blackjack hand's total as the engine counts it (an ace 1 or 11 for the player; the dealer's by
+    the dealer's rule), for the boxes and the dealer on the page."""
+    from tapete.games.blackjack.hand import dealer_total, player_total, value
+
+    for h in out.get("hands") or []:
+        if isinstance(h, dict) and _cards(h.get("cards")):
+            h["total"] = player_total([value(c) for c in h["cards"]])
+    dealer = out.get("dealer")
+    if _cards(dealer):
+        values = [value(c) for c in dealer]    # one card up: the ace shown as 11, as a player reads it
+        out["dealer_total"] = player_total(values) if len(values) == 1 else dealer_total(values)
 
 
 def circle_pots(state: Any) -> list[dict[str, Any]] | None:

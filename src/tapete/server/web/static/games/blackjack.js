@@ -28,7 +28,8 @@ export function update(ctx) {
   const live = ctx.view || {};
   const st = live.hands?.length || !ctx.recent.length ? live : { ...ctx.recent[0], turn: null };   // else: the last coup
   root.classList.toggle("last-coup", st !== live);
-  root.querySelector("#dealer-cards").replaceChildren(...(st.dealer || []).map(card));
+  root.querySelector("#dealer-cards").replaceChildren(...(st.dealer || []).map(card),
+    st.dealer_total ? el("strong", { class: "hand-total", id: "dealer-total" }, ` ${st.dealer_total}`) : "");
   const bets = (live.bets?.length ? live : st).bets || [];
   for (const boxNode of root.querySelectorAll(".box")) {
     const box = Number(boxNode.dataset.box);
@@ -43,7 +44,7 @@ export function update(ctx) {
       }),
       ...hands.map((h, i) => el("div", { class: `hand ${st.hands[st.turn] === h ? "current" : ""}`, "data-status": h.status,
         "aria-label": `${t("hand")} ${i + 1}: ${h.cards.join(" ")}` },
-      h.cards.map(card), el("small", {}, T[`hand_${h.status}`] ?? ""))));
+      h.cards.map(card), el("small", { class: "hand-total", "data-total": h.total ?? "" }, [h.total, T[`hand_${h.status}`]].filter(Boolean).join(" · ")))));
   }
   // box spots: mark my stakes per box, enabled while bets are open
   const mine = new Map();
