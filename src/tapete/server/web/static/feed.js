@@ -13,8 +13,9 @@ const PHASE_SAYS = {
 
 /** A target in words: " on 17", " on 17-20" ("" without one). */
 export function spotText(on) {
-  if (on === null || on === undefined || (Array.isArray(on) && !on.length)) return "";
-  return ` ${t("on_spot")} ${[].concat(on).join("-")}`;
+  // a target naming another bet (craps odds: ["b1"]) is not shown: a bet id means nothing to a player
+  const parts = (on === null || on === undefined ? [] : [].concat(on)).filter((x) => !/^b\d+$/.test(String(x)));
+  return parts.length ? ` ${t("on_spot")} ${parts.join("-")}` : "";
 }
 
 /** An outcome document's value in words: {"spin": 0} -> "0", {"dice": [3, 4]} -> "3-4". */
