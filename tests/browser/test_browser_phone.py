@@ -243,3 +243,34 @@ def test_trente_et_quarante_rows_with_their_points(scene: Any, people: Any) -> N
     page.wait_for_selector("#last-result .settle-lines li")
     assert re.match(r"red: stake €5\.00, returned €[\d.]+, net [+−]?€[\d.]+", page.locator("#last-result li").first.inner_text())
     assert sideways(page) <= 0
+
+
+def test_errors_read_as_sentences_with_the_code_behind_details(scene: Any, people: Any) -> None:
+    visitor = people(None, viewport=PHONE)
+    page = visitor.open("/login?lang=en")
+    page.locator("#login-user").fill("luis")
+    page.locator("#login-pass").fill("not-the-password")
+    page.locator("#login-submit").tap()
+    box = page.locator("#errors .error-doc")
+    box.wait_for()
+    assert box.get_attribute("data-code") == "bad-credentials"
+    assert "Wrong user name or password." in box.inner_text()
+    assert "bad-credentials" not in box.inner_text()                      # the code only behind "details"
+    box.locator("summary").tap()
+    assert "bad-credentials" in box.inner_text()
+    luis = people("luis")
+    page = luis.open("/tables/ruleta")
+    page.wait_for_selector("#phase[data-phase='betting']")
+    page.get_by_role("radio", name="Chip €100.00").click()
+    for _ in range(8):                                                    # past the straight's maximum
+        page.locator(".cloth .spot[data-kind='straight'][data-on='5']").click()
+        if page.locator("#errors .error-doc").count():
+            break
+    doc = page.locator("#errors .error-doc")
+    doc.wait_for()
+    assert doc.get_attribute("data-code") == "over-maximum"
+    text = doc.inner_text()
+    assert text.startswith("That stake is over the table's maximum.") and "(0" not in text and "00:" not in text
+    doc.locator("summary").click()
+    opened = doc.inner_text()
+    assert opened.count("legal reference") <= 1 and opened.count("003:") <= 1        # the reference once
