@@ -274,3 +274,16 @@ def test_errors_read_as_sentences_with_the_code_behind_details(scene: Any, peopl
     doc.locator("summary").click()
     opened = doc.inner_text()
     assert opened.count("legal reference") <= 1 and opened.count("003:") <= 1        # the reference once
+
+
+def test_a_bet_the_zero_caught_is_marked_on_its_spot(scene: Any, people: Any) -> None:
+    ana = people("ana")
+    page = ana.open("/tables/ruleta")
+    page.wait_for_selector("#phase[data-phase='betting']")
+    page.get_by_role("radio", name="Chip €2.00").click()
+    page.locator(".outside .spot[data-kind='red']").click()
+    page.wait_for_selector(".outside .spot[data-kind='red'].has-stake")
+    scene.call("croupier", "POST", "/api/tables/ruleta/outcome", {"value": 0})
+    scene.call("croupier", "POST", "/api/tables/ruleta/confirm")
+    page.wait_for_selector(".outside .spot[data-kind='red'].prison")
+    assert "(in prison)" in page.locator(".outside .spot[data-kind='red']").get_attribute("aria-label")

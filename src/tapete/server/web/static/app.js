@@ -290,11 +290,16 @@ export function spotButton(ctx, { kind, on = null, label, cls = "", style = "", 
 export function markSpots(root, ctx) {
   const stakes = stakesBySpot(ctx.openBets);
   const open = new Set((ctx.actions.bets || []).flatMap((k) => (k.targets?.length ? k.targets : [null]).map((tg) => spotKey(k.kind, tg))));
+  // a bet the zero has caught (en prisión, or its choice due): marked as such on its spot
+  const held = new Set((ctx.view?.bets || []).filter((v) => ["prison", "choice"].includes(v.phase))
+    .map((v) => ctx.openBets.find((o) => o.id === v.id)).filter(Boolean).map((o) => spotKey(o.kind, o.on)));
   for (const b of root.querySelectorAll(".spot")) {
     const placed = stakes.get(b.dataset.key);
+    b.classList.toggle("prison", held.has(b.dataset.key));
     b.querySelector(".stake").textContent = placed ? money(placed) : "";
     b.classList.toggle("has-stake", Boolean(placed));
-    b.setAttribute("aria-label", placed ? `${b.dataset.label} — ${money(placed)}` : b.dataset.label);
+    b.setAttribute("aria-label", placed ? `${b.dataset.label} — ${money(placed)}${held.has(b.dataset.key) ? ` (${t("in_prison")})` : ""}`
+      : b.dataset.label);
     b.setAttribute("aria-disabled", String(!open.has(b.dataset.key)));
   }
 }
