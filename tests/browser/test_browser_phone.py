@@ -134,6 +134,14 @@ def test_console_refusals_next_to_the_control_and_bets_at_risk(scene: Any, peopl
     assert "That result is not possible." in slot.inner_text()
     assert "{" not in page.locator("#live").inner_text()
     assert serious(page) == []
+    page.get_by_label("Result (number, dice as 3,4, or JSON)").fill("17")
+    page.get_by_role("button", name="Key the result").click()
+    page.wait_for_selector("#preview tr[data-bet]")
+    first = page.locator("#preview tr[data-bet]").first.locator("td")
+    assert first.nth(0).inner_text().strip() != "" and not BET_ID.search(page.locator("#preview").inner_text())
+    assert re.fullmatch(r"[+−]?€[\d.,]+", first.nth(5).inner_text().strip())         # net, signed
+    scene.call("croupier", "POST", "/api/tables/ruleta/confirm")
+    scene.call("croupier", "POST", "/api/tables/ruleta/open")
 
 
 def test_staff_pages_and_lobby_fit_a_phone_and_pass_axe(scene: Any, people: Any, shot: Any) -> None:

@@ -53,7 +53,7 @@ function settlementTable(bets, house) {
   return el("table", { class: "settle" },
     el("thead", {}, el("tr", {}, [t("kind"), t("player"), t("status"), t("staked"), t("returned"), t("net")].map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, rows.map(([id, b]) => el("tr", { "data-bet": id, "data-status": b.status },
-      el("td", {}, kindLabel(b.kind || "")), el("td", {}, playerName(b.player)), el("td", {}, t(`status_${b.status}`)),
+      el("td", {}, `${kindLabel(b.kind || openKinds.get(id)?.kind || "")}${spotText(openKinds.get(id)?.on)}`), el("td", {}, playerName(b.player)), el("td", {}, t(`status_${b.status}`)),
       el("td", {}, money(b.staked)), el("td", {}, money(b.returned)), el("td", {}, net((b.returned ?? 0) - (b.staked ?? 0)))))),
     house ? el("tfoot", {}, el("tr", {}, el("td", { colspan: 3 }, t("house")), el("td", { colspan: 3 }, net(house.net ?? 0)),
     )) : null);
@@ -68,6 +68,7 @@ function playerName(user) {
 }
 
 let viewBets = [];
+const openKinds = new Map();      // bet id -> the open bet (kind, target): a preview names the bet by them
 const boxOf = (id) => viewBets.find((b) => b.id === id)?.box;
 
 /** The bets on the layout and the total at risk: what no va más is about to close. */
@@ -106,6 +107,7 @@ async function refresh() {
     el("dt", {}, t("cut_card")), el("dd", { id: "shoe-cut" }, shoe.cut_reached ? t("cut_reached") : String(view?.state?.shoe?.cut_index ?? "—")),
     el("dt", {}, t("commitment")), el("dd", { class: "hash" }, shoe.commitment ?? "—")) : el("p", { class: "muted" }, "—"));
   viewBets = Array.isArray(view?.state?.bets) ? view.state.bets : [];
+  for (const b of full.open_bets || []) openKinds.set(b.id, b);
   renderDecisions(full.actions.decisions || [], full.open_bets || []);
   renderAtRisk((full.open_bets || []).filter((b) => b.status === undefined || b.status === "open"));
   enableControls(full);
