@@ -295,3 +295,13 @@ def test_a_bet_the_zero_caught_is_marked_on_its_spot(scene: Any, people: Any) ->
     scene.call("croupier", "POST", "/api/tables/ruleta/confirm")
     page.wait_for_selector(".outside .spot[data-kind='red'].prison")
     assert "(in prison)" in page.locator(".outside .spot[data-kind='red']").get_attribute("aria-label")
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "gl", "ca"])
+def test_lobby_and_login_pass_axe_at_desktop_size(scene: Any, people: Any, lang: str) -> None:
+    visitor = people(None)
+    for path in (f"/?lang={lang}", f"/login?lang={lang}"):
+        page = visitor.open(path)
+        assert page.locator("html").get_attribute("lang") == lang
+        assert serious(page) == [], path
+        assert "{" not in shown_text(page)
