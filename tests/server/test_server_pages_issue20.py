@@ -120,3 +120,12 @@ def test_circle_view_carries_the_engines_pots(make_casino: Any, sqlite_url: str)
     c.post("croupier", "/api/tables/he/open", key=None)
     hand = c.get("luis", "/api/tables/he/view")["state"]["hand"]
     assert [p["amount"] for p in hand["pots"]] == [300]                      # the blinds: 100 and 200
+
+
+def test_limits_show_the_maximum_the_engine_allows(make_casino: Any, sqlite_url: str) -> None:
+    """No maximum in the casino file: the pages show the engine's own maximum (the largest of its bet kinds)."""
+    c = make_casino([ROULETTE], sqlite_url)
+    layout = c.get(None, "/api/tables/ruleta/layout")
+    top = max(k["maximum"] for k in layout["bets"] if k.get("maximum"))
+    for path in ("/?lang=en", "/tables/ruleta?lang=en"):
+        assert f'data-cents="{top}"' in c.client.get(path).text, path

@@ -119,8 +119,10 @@ def mount(app: FastAPI, server: Server) -> None:
         with server.db.read() as conn:
             summary = server.service.summary(conn, table_id)
         game = server.service.game(spec)
+        summary["max_bet"] = summary["limits"].get("maximum") or max(
+            (k["maximum"] for k in server.layout(table_id) if k.get("maximum")), default=None)
         lang = language(request)
-        name = game.name_es if lang == "es" else game.name_en
+        name = game.name_en if lang == "en" else game.name_es
         info = game.info()
         page = {"page": role, "table": summary, "family": family(spec.game), "layout": server.layout(table_id),
                 "kinds": info["kinds"], "verbs": info["verbs"], "outcome_names": list(game.outcome_names),
@@ -135,7 +137,7 @@ def mount(app: FastAPI, server: Server) -> None:
         lang = language(request)
         games: dict[str, list[dict[str, Any]]] = {}
         for s in tables:
-            games.setdefault(s["game_name_es"] if lang == "es" else s["game_name_en"], []).append(s)
+            games.setdefault(s["game_name_en"] if lang == "en" else s["game_name_es"], []).append(s)
         return render(request, "lobby.html", strings(lang)["lobby"], {"page": "lobby"}, games=games)
 
     def public_row(table_id: str) -> dict[str, Any]:
