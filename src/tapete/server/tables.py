@@ -744,7 +744,9 @@ def after_decision(ctx: Ctx) -> dict[str, Any]:
 
 def coup_end(ctx: Ctx) -> dict[str, Any]:
     """Every decision made (or timed out): the game applies its defaults and the coup settles."""
-    if ctx.game.uses_shoe:
+    # Not at circle poker: a hand nobody showed is another player's secret (docs/server.md §fairness), and the
+    # round record reaches players; its pages rebuild the showdown from what the table showed.
+    if ctx.game.uses_shoe and not getattr(ctx.game, "table_stakes", False):
         ctx.coup = redact(to_json(ctx.state))   # the hands as dealt (the engine may clear them when it settles);
         # redact: the shoe's undealt cards stay out of the round record
     finished = ctx.game.end_round(copy.deepcopy(ctx.state))
