@@ -154,12 +154,14 @@ def browser() -> Iterator[Any]:
 class Person:
     """One logged-in browser context (its own cookies: the session is an HttpOnly cookie) and its page."""
 
-    def __init__(self, browser: Any, server: LiveServer, user: str | None, lang: str = "en", csp: bool = False) -> None:
+    def __init__(self, browser: Any, server: LiveServer, user: str | None, lang: str = "en", csp: bool = False,
+                 viewport: dict[str, int] | None = None) -> None:
         self.server = server
         # bypass_csp: Playwright's wait_for_function evaluates its string predicates with eval, which the pages'
         # CSP forbids; test_browser_security.py drives the pages with the CSP in force (csp=True).
-        self.context = browser.new_context(viewport=VIEWPORT, locale="en-GB" if lang == "en" else "es-ES",
-                                           bypass_csp=not csp)
+        phone = viewport is not None and viewport["width"] < 800       # a phone: touch, taps
+        self.context = browser.new_context(viewport=viewport or VIEWPORT, locale="en-GB" if lang == "en" else "es-ES",
+                                           bypass_csp=not csp, has_touch=phone, is_mobile=phone)
         self.context.set_default_timeout(10_000)
         self.page = self.context.new_page()
         self.errors: list[str] = []
@@ -184,11 +186,11 @@ class Person:
 
 @pytest.fixture(scope="module")
 def people(browser: Any, server: LiveServer) -> Iterator[Any]:
-    """people(user, lang='en', csp=False) -> Person, closed at the end of the module."""
+    """people(user, lang='en', csp=False, viewport=None) -> Person, closed at the end of the module."""
     made: list[Person] = []
 
-    def make(user: str | None, lang: str = "en", csp: bool = False) -> Person:
-        person = Person(browser, server, user, lang, csp)
+    def make(user: str | None, lang: str = "en", csp: bool = False, viewport: dict[str, int] | None = None) -> Person:
+        person = Person(browser, server, user, lang, csp, viewport)
         made.append(person)
         return person
 

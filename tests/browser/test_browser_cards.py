@@ -27,7 +27,8 @@ def test_blackjack_split(server: Any, people: Any) -> None:
     assert console.locator("#shoe-remaining").inner_text() == "5"      # keyed cards not dealt yet
 
     page.wait_for_selector("button.verb[data-verb='split']")
-    page.get_by_role("button", name="Strategy hint (b1)").click()
+    assert page.locator("#dealer-total").inner_text().strip() == "6"                     # the up-card's count
+    page.get_by_role("button", name="Strategy hint (Box 3)").click()
     page.wait_for_selector(".hint-text[data-advice='split']")
     page.get_by_role("button", name="Split (Box 3)").click()
     page.wait_for_function("document.querySelectorAll(\".box[data-box='3'] .hand\").length === 2")
@@ -37,6 +38,7 @@ def test_blackjack_split(server: Any, people: Any) -> None:
     # 8-3 = 11: the engine may offer a double; play on: hit (T) to 21, then stand on the second hand
     page.locator("button.verb[data-verb='hit']").first.click()
     page.wait_for_function("document.querySelector(\".box[data-box='3'] .hand\").getAttribute('aria-label').includes('TD')")
+    assert page.locator(".box[data-box='3'] .hand .hand-total").first.get_attribute("data-total") == "21"   # 8+3+10
     while page.locator("button.verb[data-verb='stand']").count():
         page.locator("button.verb[data-verb='stand']").first.click()
         page.wait_for_timeout(300)
@@ -44,7 +46,8 @@ def test_blackjack_split(server: Any, people: Any) -> None:
     final = server.call("luis", "GET", "/api/me")["balance"]
     page.wait_for_function(f"document.getElementById('balance').dataset.cents === '{final}'")
     assert page.locator("#dealer-cards .pcard").count() >= 2
-    assert "b1" in page.locator("#last-result").inner_text()
+    result = page.locator("#last-result").inner_text()
+    assert "main: stake €20.00, returned" in result and "b1" not in result     # the split box: both stakes, one line
     assert server.call("inspector", "GET", "/api/ledger")["ok"]
 
 
@@ -64,7 +67,7 @@ def test_blackjack_keyboard_only(server: Any, people: Any, tab_until: Any) -> No
     tab_until(page, "e.dataset.verb === 'hit'")
     page.keyboard.press("Enter")                                       # 17 + K: bust
     page.wait_for_selector("#phase[data-phase='settled']")
-    assert "lost" in page.locator("#last-result").inner_text()
+    assert "net −€5.00" in page.locator("#last-result").inner_text()          # bust: the stake lost
 
 
 def test_punto_banca_coup(server: Any, people: Any) -> None:

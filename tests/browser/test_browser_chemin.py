@@ -11,7 +11,8 @@ def place(page: Any, kind: str, euros: str, extra: str) -> None:
     page.wait_for_selector(f"#g-kind option[value='{kind}']", state="attached")
     page.locator("#g-kind").select_option(kind)
     page.locator("#g-amount").fill(euros)
-    page.locator("#g-extra").fill(extra)
+    field, number = extra.split("=")
+    page.locator(f"#g-{field}").select_option(number)
     page.locator("#g-place").click()
     page.wait_for_selector("#my-bets li[data-bet]")
 
@@ -56,4 +57,4 @@ def test_chemin_de_fer_coup(server: Any, people: Any, shot: Any) -> None:
     assert summary["bank"]["active"] and summary["bank"]["holding"] == 24_750
     assert server.call("inspector", "GET", "/api/ledger")["ok"]
     punto.wait_for_selector("#phase[data-phase='settled']")
-    assert "lost" in punto.locator("#last-result").inner_text()
+    assert "stake €50.00, returned €0.00, net −€50.00" in punto.locator("#last-result").inner_text()

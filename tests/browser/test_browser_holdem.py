@@ -77,6 +77,22 @@ def test_sit_play_a_hand_and_leave(server: Any, people: Any, shot: Any) -> None:
     stack = next(s["stack"] for s in final["circle"]["seats"] if s["player"] == "luis")
     net = int(page.locator("#showdown li[data-player='luis']").get_attribute("data-net"))
     assert stack == 10_000 + net and net != 0
+    # issue 20: one settlement format, the same figures on every panel: the last hand, my result, the feed
+    page.wait_for_selector("#last-result .settle-lines li")
+    figure = page.locator("#showdown li[data-player='luis'] .net").inner_text()
+    side = page.locator("#last-result .settle-lines li").first.inner_text()
+    feed = page.locator("#live li[data-kind='settlement']").first.inner_text()
+    tail = figure.split(": ", 1)[1]
+    assert side.endswith(tail) and tail in feed, (figure, side, feed)
+    sign = "+" if net > 0 else "\u2212"
+    assert tail.endswith(f"net {sign}€{abs(net) / 100:,.2f}")
+    assert "luis" not in page.locator("#showdown").inner_text()               # me: "You"; others: seat or name
+    assert "ana" not in page.locator("#circle-seats").inner_text()
+    named = page.locator("#showdown .combo").all_inner_texts()
+    assert len(named) == 2 and all(n.strip() for n in named)                # each hand shown down, named
+    pot = int(page.locator("#last-pot").get_attribute("data-cents"))
+    rake = int(page.locator("#last-rake").get_attribute("data-cents"))
+    assert pot > 0 and 0 <= rake <= pot * 5 // 100 + 1                      # the rake shown: at most 5 % of the pot
     page.wait_for_selector(f".seat[data-player='luis'] .seat-stack[data-cents='{stack}']")
     assert page.locator("#errors .error-doc").count() == 0
     shot(page, "table-holdem")

@@ -95,12 +95,14 @@ def test_every_table_page(scene: Any, people: Any, shot: Any) -> None:
     assert page.locator("button.verb[data-verb='split']").count() == 1
     page = luis.open("/tables/ruleta-ib")
     assert page.locator(".racetrack .spot").count() == 37 + 3           # a number each, and the three sectors
-    assert page.locator(".racetrack .spot[data-kind='neighbours'][data-on='17'] .stake").inner_text() == "€5.00"
+    # the spot shows what the bet stakes (issue 20): neighbours of 17 is five chips of €5
+    assert page.locator(".racetrack .spot[data-kind='neighbours'][data-on='17'] .stake").inner_text() == "€25.00"
     page = luis.open("/tables/tripoker")                                 # banked poker on the generic page:
-    mine = page.locator(".card-group:has(h3:text-is('round · hands · 2')) .pcard")
+    mine = page.locator(".card-group[data-where='round · hands · 2'] .pcard")
     assert mine.count() == 3 and "??" not in mine.all_inner_texts()     # my box's three cards, face up
-    assert page.locator(".card-group:has(h3:text-is('round · hands · croupier')) .pcard").all_inner_texts() == ["??"] * 3
-    page.get_by_role("button", name="call (b1)").click()                 # the call settles the round
+    assert page.locator(".card-group[data-where='round · hands · croupier'] .pcard").all_inner_texts() == ["??"] * 3
+    assert page.locator(".card-group[data-where='round · hands · 2'] h3").inner_text() == "Box 2"   # in words
+    page.locator("button.verb[data-verb='call']").click()                 # the call settles the round
     page.wait_for_selector("#phase[data-phase='settled']")
     page.wait_for_selector("#last-result .result")
 

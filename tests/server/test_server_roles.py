@@ -75,6 +75,8 @@ MATRIX: list[tuple[str, str, Any, Rule]] = [
     ("POST", "/api/tables/{t}/acts", {"bet": "b1", "do": "prison"}, only("ana", "croupier", "jefe", "jefa", works=True)),
     ("POST", "/api/tables/{t}/seats", {"seat": 1, "buy_in": 1000}, only("ana")),
     ("POST", "/api/tables/{t}/seats/leave", None, only("ana")),
+    ("POST", "/api/tables/{t}/seats/rebuy", {"amount": 1000}, only("ana")),
+    ("POST", "/api/tables/{t}/seats/rest", {"rest": True}, only("ana")),
     ("DELETE", "/api/tables/{t}/seats", None, only("ana")),
     ("POST", "/api/tables/{t}/open", None, CROUPIERS),
     ("POST", "/api/tables/{t}/close", None, CROUPIERS),

@@ -275,10 +275,12 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
             row, state = service.state_of(conn, table_id)
             past = conn.execute(select(rounds.c.record).where(rounds.c.table_id == table_id, rounds.c.status == "settled")
                                 .order_by(rounds.c.id.desc()).limit(recent)).scalars() if recent else []
-            previous = [r["view"] for r in past if r and r.get("view")]
+            records = [r for r in past if r and r.get("view")]
         viewer = user.username if user.has("player") else None
+        previous = [views.doc_view(r["coup"], viewer, over=True) if r.get("coup") else r["view"] for r in records]
         return public(table_id, {"table": table_id, "phase": row["phase"], "round": row["round_no"],
-                                 "state": views.state_view(state, viewer), "recent": previous}, user)
+                                 "state": views.state_view(state, viewer, over=row["phase"] == "settled"),
+                                 "recent": previous}, user)
 
     @app.get("/api/tables/{table_id}/layout", tags=["tables"])
     def layout(table_id: str) -> dict[str, Any]:

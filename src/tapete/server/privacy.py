@@ -61,6 +61,7 @@ def seal(record: dict[str, Any], until: str) -> dict[str, Any]:
     states before draws. What the table showed (the masked view, the events, the settlement) stays."""
     out = dict(record)
     out.pop("seed", None)
+    out.pop("coup", None)           # the hands as dealt: never for a circle hand (tables.coup_end keeps none)
     if isinstance(out.get("shoe"), dict):
         shoe = {k: v for k, v in out["shoe"].items() if k not in ("seed", "dealt")}
         shoe["cards_dealt"] = len(out["shoe"].get("dealt") or [])

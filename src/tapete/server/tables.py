@@ -40,7 +40,7 @@ from tapete.server.config import CasinoConfig, TableConfig, check_table_values
 from tapete.server.db import Database, bets, casino_tables, idempotency, rounds
 from tapete.server.fairness import commitment, draw_rng, event_document, new_seed, pick
 from tapete.server.shoes import add_cards, dealt_cards, find_shoe, open_state, prepare, shoe_over
-from tapete.server.views import state_view
+from tapete.server.views import redact, state_view
 
 log = logging.getLogger("tapete.server")
 
@@ -88,6 +88,7 @@ class Ctx:
     now: float
     dirty: set[str] = field(default_factory=set)
     state_changed: bool = False          # a new state object: snapshot it
+    coup: dict[str, Any] | None = None   # the coup's last state before the engine cleared it (the pages' last coup)
     bets_applied: bool = False           # bets applied in place on the cached state: the log records them
     touched: bool = False                # an in-place apply began: on failure the cached state is suspect
     records: list[tuple[str, str | None, dict[str, Any]]] = field(default_factory=list)
@@ -593,6 +594,8 @@ def op_open(ctx: Ctx, table: dict[str, Any] | None = None) -> dict[str, Any]:
     if table is None and circle.table_stakes(ctx.game):
         return circle.op_open(ctx)
     need_phase(ctx, "idle", "settled")
+    if table is None and not ctx.open_now():   # the croupier's open obeys the hours the players' bets obey (op_bets)
+        raise TapeteError("table-closed", f"table {ctx.table_id} is outside its opening hours")
     spec, game = ctx.spec, ctx.game
     booked = dict(ctx.row["booked"] or {})
     fresh = ctx.state is None or booked.get("rollover", True)
@@ -741,6 +744,11 @@ def after_decision(ctx: Ctx) -> dict[str, Any]:
 
 def coup_end(ctx: Ctx) -> dict[str, Any]:
     """Every decision made (or timed out): the game applies its defaults and the coup settles."""
+    # Not at circle poker: a hand nobody showed is another player's secret (docs/server.md §fairness), and the
+    # round record reaches players; its pages rebuild the showdown from what the table showed.
+    if ctx.game.uses_shoe and not getattr(ctx.game, "table_stakes", False):
+        ctx.coup = redact(to_json(ctx.state))   # the hands as dealt (the engine may clear them when it settles);
+        # redact: the shoe's undealt cards stay out of the round record
     finished = ctx.game.end_round(copy.deepcopy(ctx.state))
     ctx.state = finished
     ctx.state_changed = True
@@ -954,7 +962,9 @@ def conclude(ctx: Ctx) -> dict[str, Any]:
     if shoe_note is not None:
         record["shoe"] = shoe_note
     if ctx.game.uses_shoe and ctx.state is not None:
-        record["view"] = state_view(ctx.state)      # the coup as the table showed it (the pages' last coup)
+        record["view"] = state_view(ctx.state, over=True)     # the coup as the table showed it at its end
+        if ctx.coup is not None:
+            record["coup"] = ctx.coup          # read back through views.doc_view, per viewer
     ctx.round_dirty = True
     ctx.conn.execute(update(rounds).where(rounds.c.id == ctx.row["round_id"]).values(
         status="settled", settled_at=ctx.now, seed=ctx.row["seed"]))

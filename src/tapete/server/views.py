@@ -64,22 +64,101 @@ def redact(doc: Any, mask: bool = False, mine: frozenset[str] = frozenset(), par
     return out
 
 
-def state_view(state: Any, viewer: str | None = None) -> dict[str, Any] | None:
+OPEN_AT_THE_END = frozenset({"croupier", "dealer"})   # turned up at the end of a banked coup, for every player
+
+
+def state_view(state: Any, viewer: str | None = None, over: bool = False) -> dict[str, Any] | None:
     """The document of a table's current engine state as `viewer` may see it (None before its first round):
-    at a game with hole cards, a player sees the hands of the boxes they bet on, nobody else's."""
+    at a game with hole cards, a player sees the hands of the boxes they bet on, nobody else's; once the coup
+    is settled (`over`), the croupier's hand too, with the combination of each hand shown (`named`)."""
     if state is None:
         return None
-    doc = to_json(state)
+    return doc_view(to_json(state), viewer, over, state)
+
+
+def doc_view(doc: Any, viewer: str | None = None, over: bool = False, state: Any = None) -> dict[str, Any] | None:
+    """`state_view` of a state document (a stored coup's, when `state` is None)."""
     game = doc.get("game") if isinstance(doc, dict) else None
     hidden = bool(game) and game not in FACE_UP and get_game(game).uses_shoe
-    out = redact(doc, mask=hidden, mine=viewer_boxes(doc, viewer) if hidden else frozenset())
+    mine = viewer_boxes(doc, viewer) if hidden else frozenset()
+    if over:
+        mine = mine | OPEN_AT_THE_END
+    out = redact(doc, mask=hidden, mine=mine)
+    if over and isinstance(out, dict):
+        named = named_hands(doc)
+        out["named"] = {k: v for k, v in named.items() if not hidden or k in mine}
     if hidden and isinstance(doc.get("hand"), dict):
         seated_hand(doc["hand"], out["hand"], viewer)
-    if hidden:
+        if game == "holdem":
+            out["hand"]["named"] = showdown_names(doc["hand"], out["hand"].get("shown") or [])
+    if game == "blackjack" and isinstance(out, dict):
+        blackjack_totals(out)
+    if state is not None and isinstance(out, dict) and isinstance(out.get("hand"), dict):
+        pots = circle_pots(state)
+        if pots is not None:
+            out["hand"]["pots"] = pots
+    if hidden and state is not None:
         from tapete.server.banker import reveal
 
         reveal(get_game(game), state, doc, out, viewer, MASK)   # a player's bank: the holders see their hands
     return out
+
+
+def named_hands(doc: dict[str, Any]) -> dict[str, str]:
+    """The combination of each three-card hand of a finished tripóquer coup (the engine's evaluator and the
+    table's rank order): `{"croupier": "pair", "2": "straight"}`."""
+    rnd = doc.get("round")
+    hands = rnd.get("hands") if isinstance(rnd, dict) else None
+    if doc.get("game") != "tripoker" or not isinstance(hands, dict):
+        return {}
+    from tapete.games.poker.evaluator import category
+    from tapete.games.poker.tripoker import strength3
+
+    order = (doc.get("config") or {}).get("order", "sf-3k-st-fl")
+    return {k: category(strength3(list(cards), order)) for k, cards in hands.items() if _cards(cards) and len(cards) == 3}
+
+
+def showdown_names(raw: dict[str, Any], shown: list[int]) -> dict[str, str]:
+    """The combination each seat showed down at a finished hold'em hand (best five of its two and the board,
+    by the engine's evaluator): `{"0": "two-pair"}`."""
+    from tapete.games.poker.evaluator import best5, category
+
+    holes, board = raw.get("holes") or [], list(raw.get("board") or [])
+    out = {}
+    for i in shown:
+        cards = list(holes[i]) + board if i < len(holes) else []
+        if 5 <= len(cards) <= 7 and _cards(cards):
+            out[str(i)] = category(best5(cards)[0])
+    return out
+
+
+def blackjack_totals(out: dict[str, Any]) -> None:
+    """Each blackjack hand's total as the engine counts it (an ace 1 or 11 for the player; the dealer's by
+    the dealer's rule), for the boxes and the dealer on the page."""
+    from tapete.games.blackjack.hand import dealer_total, player_total, value
+
+    for h in out.get("hands") or []:
+        if isinstance(h, dict) and _cards(h.get("cards")):
+            h["total"] = player_total([value(c) for c in h["cards"]])
+    dealer = out.get("dealer")
+    if _cards(dealer):
+        values = [value(c) for c in dealer]    # one card up: the ace shown as 11, as a player reads it
+        out["dealer_total"] = player_total(values) if len(values) == 1 else dealer_total(values)
+
+
+def circle_pots(state: Any) -> list[dict[str, Any]] | None:
+    """A circle hand's main pot and side pots, by the engine's own rules (R-UNCALLED, R-SIDEPOTS):
+    `[{"amount": 1200, "seats": [0, 2]}, ...]`, seat indices into `betting.seats`."""
+    hand = getattr(state, "hand", None)
+    betting = getattr(hand, "betting", None)
+    config = getattr(state, "config", None)
+    if betting is None or config is None:
+        return None
+    from tapete.games.poker import betting as bt
+
+    over = getattr(hand, "phase", "") == "over"       # an unmatched bet goes back at the end (R-UNCALLED), not before
+    refund = bt.uncalled(betting) if over and getattr(config, "uncalled", "returned") == "returned" else {}
+    return [{"amount": p.amount, "seats": list(p.eligible)} for p in bt.build_pots(betting, refund)]
 
 
 PUBLIC_BOARD = ("board", "board2", "common")      # a circle hand's community cards: on the table for all

@@ -9,11 +9,12 @@ through the same JSON API and WebSocket as any client. Every rule stays in the e
 
 from __future__ import annotations
 
+import asyncio
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -24,8 +25,9 @@ if TYPE_CHECKING:
     from tapete.server.app import Server
 
 HERE = Path(__file__).parent
-LANGS = ("es", "en")
+LANGS = ("es", "en", "gl", "ca")       # each has a web.json in the catalog (tapete/i18n/<lang>/)
 COOKIE = "tapete_lang"
+LOBBY_WATCHERS = 1000      # open lobby streams at once (it needs no session); more are told busy (1013)
 FAMILIES = {  # game id -> the page's module (static/games/<family>.js); every other game: generic.js
     "roulette-french": "roulette", "roulette-american": "roulette", "roulette-french-short": "roulette",
     "blackjack": "blackjack", "punto-banca": "baccarat", "craps": "craps",
@@ -40,8 +42,25 @@ def strings(lang: str) -> dict[str, str]:
     return area(lang, "web")
 
 
+@cache
+def error_sentences(lang: str) -> dict[str, str]:
+    """Error codes as the catalog's sentences (the `error.<code>` keys of the play area, then the web area's
+    `err_<code>`), for the pages: a refused action reads as a sentence, its code behind a details toggle."""
+    from tapete.i18n import area
+
+    out = {k[len("error."):]: v for k, v in area(lang, "play").items()
+           if k.startswith("error.") and k.count(".") == 1 and "{" not in v}
+    out.update({k[len("err_"):]: v for k, v in area(lang, "web").items() if k.startswith("err_")})
+    return out
+
+
+def language_links(lang: str) -> list[dict[str, str]]:
+    """The other languages of the pages, each named in itself."""
+    return [{"code": code, "name": strings(code)["lang_name"]} for code in LANGS if code != lang]
+
+
 def language(request: Request) -> str:
-    """?lang=es|en, else the cookie, else the browser's preference, else Spanish."""
+    """?lang=es|en|gl|ca, else the cookie, else the browser's preference, else Spanish."""
     asked = request.query_params.get("lang")
     if asked in LANGS:
         return asked
@@ -49,7 +68,8 @@ def language(request: Request) -> str:
     if cookie in LANGS:
         return cookie
     accept = request.headers.get("accept-language", "")
-    return "en" if accept[:2].lower() == "en" else "es"
+    first = accept[:2].lower()
+    return first if first in LANGS else "es"
 
 
 def family(game_id: str) -> str:
@@ -69,10 +89,10 @@ def mount(app: FastAPI, server: Server) -> None:
         lang = language(request)
         t = strings(lang)
         data = {"lang": lang, "t": t, "casino": server.config.casino.name, "currency": server.config.casino.currency,
-                **page}
+                "errors": error_sentences(lang), **page}
         response = templates.TemplateResponse(request, template, {
             "lang": lang, "t": t, "title": title, "casino": server.config.casino.name, "data": data,
-            "path": request.url.path, **context})
+            "path": request.url.path, "langs": language_links(lang), **context})
         if request.query_params.get("lang") in LANGS:
             response.set_cookie(COOKIE, lang, max_age=365 * 86400, samesite="lax")
         return response
@@ -84,6 +104,8 @@ def mount(app: FastAPI, server: Server) -> None:
                 s = server.service.summary(conn, spec.id)
                 s["seats_free"] = len(s["circle"]["free"]) if "circle" in s else seats_free(server, conn, spec.id)
                 s["family"] = family(spec.game)
+                s["max_bet"] = s["limits"].get("maximum") or max(
+                    (k["maximum"] for k in server.layout(spec.id) if k.get("maximum")), default=None)
                 out.append(s)
         return out
 
@@ -93,16 +115,20 @@ def mount(app: FastAPI, server: Server) -> None:
         except TapeteError:
             return HTMLResponse(templates.get_template("missing.html").render(
                 t=strings(language(request)), lang=language(request), title="404", casino=server.config.casino.name,
-                data={}, path=request.url.path, table_id=table_id), status_code=404)
+                data={}, path=request.url.path, table_id=table_id, langs=language_links(language(request))), status_code=404)
         with server.db.read() as conn:
             summary = server.service.summary(conn, table_id)
         game = server.service.game(spec)
+        summary["max_bet"] = summary["limits"].get("maximum") or max(
+            (k["maximum"] for k in server.layout(table_id) if k.get("maximum")), default=None)
         lang = language(request)
-        name = game.name_es if lang == "es" else game.name_en
+        name = game.name_en if lang == "en" else game.name_es
         info = game.info()
         page = {"page": role, "table": summary, "family": family(spec.game), "layout": server.layout(table_id),
                 "kinds": info["kinds"], "verbs": info["verbs"], "outcome_names": list(game.outcome_names),
-                "uses_shoe": game.uses_shoe, "wheel": wheel_order(spec.game)}
+                "uses_shoe": game.uses_shoe, "wheel": wheel_order(spec.game),
+                "bet_fields": sorted(game.extra_bet_fields),
+                "places": int(spec.table.get("boxes") or spec.seats or 7)}     # boxes or seats to pick from
         return render(request, template, f"{summary['name']} · {name}", page, table=summary, game_name=name)
 
     @app.get("/", include_in_schema=False)
@@ -111,8 +137,64 @@ def mount(app: FastAPI, server: Server) -> None:
         lang = language(request)
         games: dict[str, list[dict[str, Any]]] = {}
         for s in tables:
-            games.setdefault(s["game_name_es"] if lang == "es" else s["game_name_en"], []).append(s)
+            games.setdefault(s["game_name_en"] if lang == "en" else s["game_name_es"], []).append(s)
         return render(request, "lobby.html", strings(lang)["lobby"], {"page": "lobby"}, games=games)
+
+    def public_row(table_id: str) -> dict[str, Any]:
+        """What the lobby shows of a table to anyone, visitors included: no player, bet or card."""
+        with server.db.read() as conn:
+            s = server.service.summary(conn, table_id)
+            free = len(s["circle"]["free"]) if "circle" in s else seats_free(server, conn, table_id)
+        return {"id": table_id, "phase": s["phase"], "round": s["round"], "seconds_left": s["seconds_left"],
+                "open_now": s["open_now"], "seats_free": free}
+
+    lobby_watchers = [0]
+
+    @app.websocket("/api/lobby/stream")
+    async def lobby_stream(websocket: WebSocket) -> None:
+        """The lobby's live rows (phase, countdown, free seats) for anyone: a row each time a table's log grows."""
+        from tapete.server.app import _drain
+
+        await websocket.accept()
+        if lobby_watchers[0] >= LOBBY_WATCHERS:     # an open door: a bounded one
+            await websocket.close(code=1013, reason="busy")
+            return
+        lobby_watchers[0] += 1
+        ids = [spec.id for spec in server.config.tables]
+        changed: asyncio.Queue[str] = asyncio.Queue()
+        queues = {tid: server.broadcaster.subscribe(tid) for tid in ids}
+
+        async def forward(tid: str, queue: asyncio.Queue[Any]) -> None:
+            while True:
+                await queue.get()
+                changed.put_nowait(tid)
+
+        tasks = [asyncio.create_task(forward(tid, q)) for tid, q in queues.items()]
+        reader = asyncio.create_task(_drain(websocket))
+        try:
+            for tid in ids:
+                await websocket.send_json(await asyncio.to_thread(public_row, tid))
+            while not reader.done():
+                getter = asyncio.create_task(changed.get())
+                done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
+                if getter not in done:
+                    getter.cancel()
+                    break
+                await asyncio.sleep(0.05)                 # a burst of records: one row
+                due = {getter.result()}
+                while not changed.empty():
+                    due.add(changed.get_nowait())
+                for tid in due:
+                    await websocket.send_json(await asyncio.to_thread(public_row, tid))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            for task in tasks:
+                task.cancel()
+            reader.cancel()
+            for tid, q in queues.items():
+                server.broadcaster.unsubscribe(tid, q)
+            lobby_watchers[0] -= 1
 
     @app.get("/login", include_in_schema=False)
     def login(request: Request) -> Response:

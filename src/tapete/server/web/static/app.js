@@ -54,24 +54,65 @@ export const el = (tag, attrs = {}, ...children) => {
   return node;
 };
 
+export const LOCALE = { es: "es-ES", en: "en-GB", gl: "gl-ES", ca: "ca-ES" }[page.lang] || "es-ES";
+
+/** Cents in euros in the page language's format (es `1.234,50 €`, en `€1,234.50`). */
 export function money(cents) {
   if (cents === null || cents === undefined) return "—";
-  return new Intl.NumberFormat(page.lang === "es" ? "es-ES" : "en-GB", { style: "currency", currency: page.currency || "EUR" })
+  return new Intl.NumberFormat(LOCALE, { style: "currency", currency: page.currency || "EUR", useGrouping: "always" })
     .format(cents / 100);
+}
+
+/** Whole euros without the cents (a chip's face: `€10`, `10 €`). */
+export function moneyShort(cents) {
+  if (cents % 100) return money(cents);
+  return new Intl.NumberFormat(LOCALE, { style: "currency", currency: page.currency || "EUR", maximumFractionDigits: 0,
+    minimumFractionDigits: 0, useGrouping: "always" }).format(cents / 100);
+}
+
+/** A signed result: +€40.00 / −€5.00 (a true minus sign), ±0 as the plain amount. */
+export function net(cents) {
+  if (!cents) return money(0);
+  return `${cents > 0 ? "+" : "\u2212"}${money(Math.abs(cents))}`;
+}
+
+/** A date and time (seconds since the epoch, or an ISO text) in the page language's format. */
+export function when(value) {
+  const d = typeof value === "number" ? new Date(value * 1000) : new Date(value);
+  if (Number.isNaN(d.getTime())) return String(value ?? "");
+  return new Intl.DateTimeFormat(LOCALE, { dateStyle: "short", timeStyle: "medium" }).format(d);
+}
+
+/** A catalog sentence with its {placeholders} filled. */
+export function say(key, params = {}) {
+  return t(key).replace(/\{(\w+)\}/g, (m, k) => (params[k] === undefined ? m : String(params[k])));
 }
 
 export function fillMoney(root = document) {
   for (const node of root.querySelectorAll(".money[data-cents]")) node.textContent = money(Number(node.dataset.cents));
 }
 
-/** Show the server's error document (code, message, source) in the page's alert region. */
-export function showError(err) {
-  const box = document.getElementById("errors");
+/** An error code as a sentence of the page's language (the catalog's, else a plain fallback). */
+export function errorText(code) {
+  return (page.errors || {})[code] ?? T[`err_${code}`] ?? t("err_other");
+}
+
+/** Show the server's error document as a sentence; its code, message and legal reference once, behind a
+ * "details" toggle. `where` (an element) puts it next to the control that was refused, as well as in the
+ * page's alert region when none is given. */
+export function showError(err, where = null) {
   const e = err?.doc?.error ?? { code: "error", message: String(err?.message ?? err) };
-  box.replaceChildren(el("div", { class: "error-doc", "data-code": e.code },
-    el("strong", {}, `${t("error")}: ${e.code}`), " — ", e.message,
-    e.source ? el("small", {}, ` (${e.source})`) : null,
-    el("button", { type: "button", class: "link", "aria-label": "×", onclick: () => box.replaceChildren() }, "×")));
+  const details = el("details", { class: "error-details" }, el("summary", {}, t("details")),
+    el("span", { class: "code" }, e.code), " — ", String(e.message || "").replace(/\s*\(\d{3}:[\d-]+\)/g, ""),
+    e.source ? el("small", { class: "source" }, ` (${t("legal_ref")}: ${e.source})`) : null);
+  const doc = el("div", { class: "error-doc", "data-code": e.code }, el("strong", {}, `${errorText(e.code)}`), " ", details);
+  if (where) {
+    where.replaceChildren(doc);
+    return;
+  }
+  const box = document.getElementById("errors");
+  doc.append(el("button", { type: "button", class: "link", "aria-label": t("dismiss"), onclick: () => box.replaceChildren() }, "×"));
+  box.replaceChildren(doc);
 }
 
 export function clearError() { document.getElementById("errors").replaceChildren(); }
@@ -105,12 +146,24 @@ export async function renderSession() {
   }
   const me = session.me;
   box.replaceChildren(...[
-    el("span", {}, `${t("logged_as")} `, el("strong", { id: "me-user" }, me.user), ` (${me.roles.join(", ")})`),
+    el("span", {}, `${t("logged_as")} `, el("strong", { id: "me-user" }, me.display_name || me.user),
+      ` (${me.roles.map((r) => t(`role_${r}`)).join(", ")})`),
     me.balance !== undefined ? el("span", { class: "balance" }, ` · ${t("balance")}: `,
       el("strong", { id: "balance", "data-cents": me.balance }, money(me.balance))) : null, " ",
     el("button", { type: "button", class: "secondary", id: "logout", onclick: logout }, t("logout"))].filter(Boolean));
+  for (const link of document.querySelectorAll(".staff[data-roles]")) {
+    link.hidden = !link.dataset.roles.split(" ").some((r) => me.roles.includes(r));
+  }
+  if (me.balance !== undefined && !balanceTimer) {     // the header balance follows the cashier's deposits
+    balanceTimer = setInterval(async () => {
+      if (document.hidden || !session.me) return;
+      try { setBalance((await api("/api/me")).balance); } catch { /* logged out */ }
+    }, 4000);
+  }
   return me;
 }
+
+let balanceTimer = null;
 
 async function logout() {
   try { await api("/api/logout", { method: "POST", idem: false }); } catch { /* gone already */ }
@@ -158,7 +211,7 @@ export function chipRack(container, values) {
       const d = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
       if (d) { e.preventDefault(); pick((i + d + values.length) % values.length, true); }
     },
-  }, money(v)));
+  }, moneyShort(v)));
   function pick(i, focus = false) {
     chosen = values[i];
     buttons.forEach((b, j) => { b.setAttribute("aria-checked", String(i === j)); b.tabIndex = i === j ? 0 : -1; });
@@ -179,13 +232,28 @@ export function card(text) {
     rank, sym ?? "");
 }
 
+/** The engine's own narration of the coup: written in Spanish, so shown on the Spanish page only. */
+export function engineLog(node, lines, n = 5) {
+  if (!node) return;
+  node.replaceChildren(...(page.lang === "es" ? (lines || []).slice(-n).map((l) => el("p", {}, l)) : []));
+}
+
+/** A bet kind's help: the engine's description is "Spanish name: English explanation"; each page shows
+ * its half (the explanation in English, the name elsewhere), with the payout. */
+export function kindHelp(info) {
+  if (!info?.description) return "";
+  const [head, ...rest] = info.description.split(": ");
+  const text = page.lang === "en" ? (rest.join(": ") || head) : head;
+  return `${text}${info.pays ? ` — ${t("pays")} ${info.pays}` : ""}`;
+}
+
 export function verbText(verb) { return T[`verb_${verb}`] ?? verb; }
 
-/** A bet kind's name: the catalog's own word (before the colon of the engine's description) in Spanish,
- * the engine's kind id in English. */
+/** A bet kind's name: the catalog's own word (before the colon of the engine's description) on a page in a
+ * language of Spain, the engine's kind id in English. */
 export function kindLabel(kind) {
   const info = (page.kinds || []).find((k) => k.kind === kind);
-  if (page.lang === "es" && info?.description) {
+  if (page.lang !== "en" && info?.description) {        // the catalogs' Spanish name, nearer than the English id
     const head = info.description.split(/[:(]/)[0].trim();
     if (head && head.length < 40) return head;
   }
@@ -197,7 +265,7 @@ export function stakesBySpot(openBets) {
   const out = new Map();
   for (const b of openBets) {
     const key = spotKey(b.kind, b.on);
-    out.set(key, (out.get(key) || 0) + (b.amount || 0));
+    out.set(key, (out.get(key) || 0) + (b.staked || b.amount || 0));    // a doubled box shows its doubled stake
   }
   return out;
 }
@@ -222,11 +290,16 @@ export function spotButton(ctx, { kind, on = null, label, cls = "", style = "", 
 export function markSpots(root, ctx) {
   const stakes = stakesBySpot(ctx.openBets);
   const open = new Set((ctx.actions.bets || []).flatMap((k) => (k.targets?.length ? k.targets : [null]).map((tg) => spotKey(k.kind, tg))));
+  // a bet the zero has caught (en prisión, or its choice due): marked as such on its spot
+  const held = new Set((ctx.view?.bets || []).filter((v) => ["prison", "choice"].includes(v.phase))
+    .map((v) => ctx.openBets.find((o) => o.id === v.id)).filter(Boolean).map((o) => spotKey(o.kind, o.on)));
   for (const b of root.querySelectorAll(".spot")) {
     const placed = stakes.get(b.dataset.key);
+    b.classList.toggle("prison", held.has(b.dataset.key));
     b.querySelector(".stake").textContent = placed ? money(placed) : "";
     b.classList.toggle("has-stake", Boolean(placed));
-    b.setAttribute("aria-label", placed ? `${b.dataset.label} — ${money(placed)}` : b.dataset.label);
+    b.setAttribute("aria-label", placed ? `${b.dataset.label} — ${money(placed)}${held.has(b.dataset.key) ? ` (${t("in_prison")})` : ""}`
+      : b.dataset.label);
     b.setAttribute("aria-disabled", String(!open.has(b.dataset.key)));
   }
 }

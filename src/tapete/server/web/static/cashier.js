@@ -1,6 +1,6 @@
 // The cage: chips in and out for a player's wallet, with the receipt of the ledger transaction, and the
 // wallet's last movements.
-import { api, attempt, el, money, renderSession, t } from "./app.js";
+import { api, attempt, el, money, renderSession, t, when } from "./app.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -18,7 +18,7 @@ async function move(kind) {
     el("dt", {}, t(kind)), el("dd", {}, money(out.amount)),
     el("dt", {}, t("player")), el("dd", {}, out.user),
     el("dt", {}, t("balance")), el("dd", { id: "receipt-balance" }, money(out.balance)),
-    el("dt", {}, t("time")), el("dd", {}, new Date().toLocaleString())));
+    el("dt", {}, t("time")), el("dd", {}, when(Date.now() / 1000))));
   await wallet();
 }
 
@@ -28,8 +28,9 @@ async function wallet() {
   const out = await attempt(() => api(`/api/wallets/${encodeURIComponent(user)}?limit=20`));
   if (!out) return;
   $("wallet").replaceChildren(el("p", {}, `${out.user}: `, el("strong", { id: "wallet-balance" }, money(out.balance))),
-    el("table", {}, el("thead", {}, el("tr", {}, [t("transaction"), t("kind"), t("table"), t("amount")].map((h) => el("th", { scope: "col" }, h)))),
-      el("tbody", {}, out.movements.map((m) => el("tr", {}, el("td", {}, String(m.tx_id)), el("td", {}, m.kind), el("td", {}, m.table_id ?? ""),
+    el("table", {}, el("thead", {}, el("tr", {}, [t("transaction"), t("time"), t("movement"), t("table"), t("amount")].map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, out.movements.map((m) => el("tr", {}, el("td", {}, String(m.tx_id)), el("td", {}, m.ts || m.at ? when(m.ts ?? m.at) : ""),
+        el("td", { "data-kind": m.kind }, t(`move_${m.kind}`)), el("td", {}, m.table_id ?? ""),
         el("td", {}, money(m.amount)))))));
 }
 

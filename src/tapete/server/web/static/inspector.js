@@ -1,6 +1,6 @@
 // The inspector: the ledger's invariants recomputed by the server, and each table's hash-chained log
 // with the chain verified (GET /api/tables/{id}/log).
-import { api, attempt, el, money, renderSession, t } from "./app.js";
+import { api, attempt, el, money, renderSession, t, when } from "./app.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -23,11 +23,12 @@ async function audit() {
     out.head ? el("span", {}, ` · ${t("log_head")} #${out.head.seq}: `,
       el("code", { class: "hash", id: "chain-head", title: "tapete audit verify --head" }, out.head.hash)) : null));
   $("audit").replaceChildren(el("table", { class: "audit" },
-    el("thead", {}, el("tr", {}, ["#", t("time"), t("kind_col"), t("actor"), t("data"), t("hash")].map((h) => el("th", { scope: "col" }, h)))),
+    el("thead", {}, el("tr", {}, ["#", t("time"), t("kind_col"), t("actor"), t("data"), t("prev_hash"), t("hash")].map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, out.records.slice(-100).reverse().map((r) => el("tr", {},
-      el("td", {}, String(r.seq)), el("td", {}, new Date(r.ts * 1000).toLocaleTimeString()), el("td", {}, r.kind), el("td", {}, r.actor ?? ""),
+      el("td", {}, String(r.seq)), el("td", {}, when(r.ts)), el("td", {}, r.kind), el("td", {}, r.actor ?? ""),
       el("td", { class: "data" }, JSON.stringify(r.data).slice(0, 160)),
-      el("td", { class: "hash", title: `${t("prev_hash")}: ${r.prev_hash}` }, String(r.hash).slice(0, 16) + "…"))))));
+      el("td", { class: "hash prev" }, String(r.prev_hash ?? "").slice(0, 16) + "…"),
+      el("td", { class: "hash" }, String(r.hash).slice(0, 16) + "…"))))));
 }
 
 $("btn-audit").addEventListener("click", audit);

@@ -1,9 +1,10 @@
 // A player's table: the common frame (phase, chips, decisions, my bets, results, live feed) around the
 // game family's own drawing (games/<family>.js). Everything shown comes from the API; every rule is the engine's.
 import {
-  api, attempt, chipRack, chipValues, el, fillMoney, money, page, phaseText, renderSession, session, setBalance,
-  stream, t, verbText,
+  api, attempt, chipRack, chipValues, el, fillMoney, kindLabel, money, page, phaseText, renderSession, say, session,
+  setBalance, stream, t, verbText,
 } from "./app.js";
+import { feedLine, knowSeats, settlementLines, spotText } from "./feed.js";
 
 const tableId = page.table.id;
 const family = await import(`./games/${page.family}.js`);
@@ -47,7 +48,7 @@ function renderMyBets() {
   const list = document.getElementById("my-bets");
   const mine = ctx.openBets;
   list.replaceChildren(...(mine.length ? mine.map((b) => el("li", { "data-bet": b.id },
-    `${b.id} · ${b.kind}${b.on !== null && b.on !== undefined ? ` ${[].concat(b.on).join("-")}` : ""} · ${money(b.staked ?? b.amount)}`))
+    `${kindLabel(b.kind)}${spotText(b.on)} · ${money(b.staked ?? b.amount)}`))
     : [el("li", { class: "muted" }, t("no_bets"))]));
 }
 
@@ -65,31 +66,33 @@ function drawDecisions(box) {
   if (family.decisions) { family.decisions(ctx, box); return; }     // a family that draws its own (circle poker)
   const mine = ctx.actions.decisions.filter((d) => d.mine);
   if (!mine.length) { box.replaceChildren(el("p", { class: "muted" }, t("no_decisions"))); return; }
-  const fields = page.family === "generic" ? el("input", { id: "act-fields", "aria-label": t("fields"), placeholder: "amount=500" }) : null;
-  const key = (d) => d.bet ?? d.by;      // a decision on a bet, or for a hand the engine names (`by`: punto, bank)
+  const wantsAmount = page.family === "generic" && mine.some((d) => d.minimum !== undefined || d.maximum !== undefined);
+  const fields = wantsAmount ? el("input", { id: "act-fields", type: "number", min: "0.01", step: "0.01", "aria-label": t("bet_amount") }) : null;
+  const key = (d) => d.bet ?? d.by;
+  const label = (bet) => (family.betLabel ? family.betLabel(ctx, bet) : betName(bet));      // a decision on a bet, or for a hand the engine names (`by`: punto, bank)
   const bets = [...new Set(mine.map(key))];
   box.replaceChildren(
-    ...bets.map((bet) => el("div", { class: "decision-row", role: "group", "aria-label": `${t("decisions")} ${family.betLabel ? family.betLabel(ctx, bet) : bet}` },
-      el("span", { class: "who" }, family.betLabel ? family.betLabel(ctx, bet) : bet),
+    ...bets.map((bet) => el("div", { class: "decision-row", role: "group", "aria-label": `${t("decisions")} ${label(bet)}` },
+      el("span", { class: "who" }, label(bet)),
       ...mine.filter((d) => key(d) === bet).map((d) => el("button", {
         type: "button", class: `verb verb-${d.do}`, "data-verb": d.do, "data-bet": d.bet ?? "", "data-by": d.by ?? "",
-        "aria-label": `${verbText(d.do)} (${family.betLabel ? family.betLabel(ctx, bet) : bet})`,
-        onclick: () => act({ ...(d.bet ? { bet: d.bet } : { by: d.by }), do: d.do, fields: parseFields(fields?.value) }),
+        "aria-label": `${verbText(d.do)} (${label(bet)})`,
+        onclick: () => act({ ...(d.bet ? { bet: d.bet } : { by: d.by }), do: d.do,
+          fields: fields?.value ? { amount: Math.round(Number(fields.value) * 100) } : {} }),
       }, verbText(d.do))),
       page.table.game === "blackjack" ? el("button", {
-        type: "button", class: "secondary hint", "data-bet": bet, "aria-label": `${t("strategy_hint")} (${bet})`,
+        type: "button", class: "secondary hint", "data-bet": bet, "aria-label": `${t("strategy_hint")} (${label(bet)})`,
         onclick: () => hint(bet),
       }, t("strategy_hint")) : null)),
-    ...(fields ? [el("label", { for: "act-fields" }, t("fields")), fields] : []));
+    ...(fields ? [el("label", { for: "act-fields" }, t("bet_amount")), fields] : []));
 }
 
-function parseFields(text) {
-  const out = {};
-  for (const part of (text || "").split(",")) {
-    const [k, v] = part.split("=").map((x) => x?.trim());
-    if (k && v !== undefined) out[k] = /^-?\d+$/.test(v) ? Number(v) : v === "true" ? true : v === "false" ? false : v;
-  }
-  return out;
+/** A bet of mine in words: its kind and place ("Ante, box 2"), never its id. */
+function betName(id) {
+  const b = ctx.openBets.find((x) => x.id === id) || (ctx.view?.bets || []).find?.((x) => x.id === id);
+  if (!b) return verbText(id) === id ? t("your_bet") : verbText(id);
+  const box = b.box ?? b.extra?.box;
+  return `${kindLabel(b.kind)}${spotText(b.on)}${box ? ` · ${t("box")} ${box}` : ""}`;
 }
 
 async function hint(bet) {
@@ -100,26 +103,18 @@ async function hint(bet) {
   }
 }
 
-function logLine(rec) {
-  const d = rec.data || {};
-  const ev = d.event ? JSON.stringify(d.event) : "";
-  switch (rec.kind) {
-    case "settlement": return `${t("settlement")}: ${Object.entries(d.bets || {}).map(([id, b]) => `${id} ${b.player} ${b.status} ${money(b.returned)}`).join("; ") || "—"}`;
-    case "phase": return d.say;
-    default: return `${rec.kind}${rec.actor ? ` (${rec.actor})` : ""} ${ev}`.trim();
-  }
-}
-
 function onRecord(rec) {
   if (rec.type === "snapshot") { ctx.summary = rec.table; schedule(); return; }
   const live = document.getElementById("live");
-  live.prepend(el("li", { "data-kind": rec.kind }, logLine(rec)));
+  const line = feedLine(rec, ctx.me?.user, "player");
+  if (line) live.prepend(el("li", { "data-kind": rec.kind }, line));
   while (live.children.length > 30) live.lastChild.remove();
   if (rec.kind === "settlement" && ctx.me) {
-    const mine = Object.entries(rec.data.bets || {}).filter(([, b]) => b.player === ctx.me.user);
-    if (mine.length) {
-      document.getElementById("last-result").replaceChildren(el("p", { class: "result" }, `${t("settlement")}: `,
-        mine.map(([id, b]) => `${id} ${b.status} ${money(b.returned)}`).join("; ")));
+    const lines = settlementLines(rec.data, ctx.me.user);
+    if (lines.length) {
+      document.getElementById("last-result").replaceChildren(el("div", { class: "result" },
+        el("h3", {}, say("result_of_round", { round: rec.data.round ?? "" })),
+        el("ul", { class: "plain settle-lines" }, ...lines.map((l) => el("li", { "data-net": l.net, class: l.net > 0 ? "won" : l.net < 0 ? "lost" : "push" }, l.text)))));
     }
   }
   schedule();
@@ -134,6 +129,7 @@ async function refresh() {
     const [full, view, me] = await Promise.all([
       api(`/api/tables/${tableId}`), api(`/api/tables/${tableId}/view?recent=${family.recent ?? 1}`), api("/api/me")]);
     ctx.summary = full;
+    knowSeats(full.circle?.seats);
     ctx.actions = full.actions;
     ctx.openBets = full.open_bets.filter((b) => b.player === me.user);
     ctx.view = view.state;

@@ -1,6 +1,6 @@
 // Punto y banca: the three betting spots from the engine's kinds, the last coup's hands and the road of
 // winners (the engine's coups).
-import { card, el, kindLabel, markSpots, spotButton, t } from "../app.js";
+import { engineLog, card, el, kindLabel, markSpots, spotButton, t } from "../app.js";
 
 let root = null;
 
@@ -11,8 +11,11 @@ export function init(node, ctx) {
       el("div", { class: "side-hand punto" }, el("h2", {}, t("punto")), el("div", { class: "cards", id: "punto-cards" })),
       el("div", { class: "side-hand banca" }, el("h2", {}, t("banca")), el("div", { class: "cards", id: "banca-cards" }))),
     el("div", { class: "bac-spots", role: "group", "aria-label": t("bet_on") },
-      ctx.page.layout.map((k) => spotButton(ctx, { kind: k.kind, label: `${t("bet_on")} ${kindLabel(k.kind)}`, text: kindLabel(k.kind),
-        cls: `bac ${k.kind}` }))),
+      ctx.page.layout.map((k) => {
+        const pays = (ctx.page.kinds || []).find((x) => x.kind === k.kind)?.pays;     // the engine's payout
+        return spotButton(ctx, { kind: k.kind, label: `${t("bet_on")} ${kindLabel(k.kind)}${pays ? ` (${t("pays")} ${pays})` : ""}`,
+          text: `${kindLabel(k.kind)}${pays ? ` · ${pays}` : ""}`, cls: `bac ${k.kind}` });
+      })),
     el("div", { class: "engine-log", "aria-live": "polite" }));
 }
 
@@ -33,5 +36,5 @@ export function update(ctx) {
   root.querySelector("#punto-cards").replaceChildren(...(coup?.player || []).map(card));
   root.querySelector("#banca-cards").replaceChildren(...(coup?.bank || []).map(card));
   root.querySelector(".coup").dataset.winner = coup?.winner ?? "";
-  root.querySelector(".engine-log").replaceChildren(...(ctx.view?.log || []).slice(-5).map((l) => el("p", {}, l)));
+  engineLog(root.querySelector(".engine-log"), ctx.view?.log, 5);
 }

@@ -1,7 +1,7 @@
 // The blackjack table: the dealer's cards, the boxes (a bet on a box from the chosen chip), each box's
 // hands as the engine deals and splits them. Decisions are the engine's legal actions (side panel), with
 // the strategy chart's hint on request.
-import { card, el, markSpots, money, spotButton, t } from "../app.js";
+import { T, engineLog, card, el, markSpots, money, spotButton, t } from "../app.js";
 
 let root = null;
 
@@ -28,7 +28,8 @@ export function update(ctx) {
   const live = ctx.view || {};
   const st = live.hands?.length || !ctx.recent.length ? live : { ...ctx.recent[0], turn: null };   // else: the last coup
   root.classList.toggle("last-coup", st !== live);
-  root.querySelector("#dealer-cards").replaceChildren(...(st.dealer || []).map(card));
+  root.querySelector("#dealer-cards").replaceChildren(...(st.dealer || []).map(card),
+    st.dealer_total ? el("strong", { class: "hand-total", id: "dealer-total" }, ` ${st.dealer_total}`) : "");
   const bets = (live.bets?.length ? live : st).bets || [];
   for (const boxNode of root.querySelectorAll(".box")) {
     const box = Number(boxNode.dataset.box);
@@ -37,16 +38,19 @@ export function update(ctx) {
     const playing = st.turn !== null && st.turn !== undefined && st.hands?.[st.turn]?.box === box;
     boxNode.classList.toggle("turn", playing);
     boxNode.querySelector(".hands").replaceChildren(
-      ...owners.map((b) => el("p", { class: "owner" }, `${b.player} · ${money(b.amount)}`)),
+      ...owners.map((b) => {
+        const own = ctx.openBets.find((x) => x.id === b.id);      // my bet: its stake as collected (a double counts)
+        return el("p", { class: "owner" }, `${b.player === ctx.me?.user ? t("you") : t("a_player")} · ${money(own?.staked ?? b.amount)}`);
+      }),
       ...hands.map((h, i) => el("div", { class: `hand ${st.hands[st.turn] === h ? "current" : ""}`, "data-status": h.status,
         "aria-label": `${t("hand")} ${i + 1}: ${h.cards.join(" ")}` },
-      h.cards.map(card), el("small", {}, h.status))));
+      h.cards.map(card), el("small", { class: "hand-total", "data-total": h.total ?? "" }, [h.total, T[`hand_${h.status}`]].filter(Boolean).join(" · ")))));
   }
   // box spots: mark my stakes per box, enabled while bets are open
   const mine = new Map();
   for (const b of ctx.openBets) {
     const vb = (live.bets || []).find((x) => x.id === b.id);
-    if (vb) mine.set(vb.box, (mine.get(vb.box) || 0) + b.amount);
+    if (vb) mine.set(vb.box, (mine.get(vb.box) || 0) + (b.staked ?? b.amount));
   }
   const open = (ctx.actions.bets || []).some((k) => k.kind === "main");
   for (const spot of root.querySelectorAll(".box-spot")) {
@@ -54,6 +58,6 @@ export function update(ctx) {
     spot.querySelector(".stake").textContent = mine.get(box) ? money(mine.get(box)) : "";
     spot.setAttribute("aria-disabled", String(!open));
   }
-  root.querySelector(".engine-log").replaceChildren(...(st.log || []).slice(-5).map((l) => el("p", {}, l)));
+  engineLog(root.querySelector(".engine-log"), st.log, 5);
   void markSpots;
 }

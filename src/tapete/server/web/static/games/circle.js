@@ -2,7 +2,10 @@
 // stacks, a free seat to take with a buy-in from the wallet, the hand in play (my hole cards, everybody else's
 // face down, the board, the pot), my decisions with the amounts the engine allows, and the last hand's
 // showdown (the cards shown, who won what). Every rule is the engine's; the page only asks and shows.
-import { api, attempt, card, el, money, setBalance, t, verbText } from "../app.js";
+import { api, attempt, card, el, money, net, say, setBalance, t, verbText } from "../app.js";
+
+/** A seated player as the table names them: "You", their display name, or their seat (never a login name). */
+const seatName = (ctx, player, seat, name) => (player === ctx.me?.user ? t("you") : name || say("seat_n", { n: seat }));
 
 let root = null;
 
@@ -14,7 +17,8 @@ export function init(node, ctx) {
     el("div", { class: "circle-seats", id: "circle-seats", role: "list", "aria-label": t("seat") }),
     el("div", { class: "circle-center" },
       el("div", { class: "circle-board" }, el("h3", {}, t("board")), el("div", { class: "cards", id: "board" })),
-      el("p", { class: "circle-pot" }, `${t("pot")}: `, el("strong", { id: "pot", "data-cents": 0 }, money(0)))),
+      el("div", {}, el("p", { class: "circle-pot" }, `${t("pot")}: `, el("strong", { id: "pot", "data-cents": 0 }, money(0))),
+        el("ul", { class: "plain pots", id: "pots" }))),
     el("div", { class: "circle-me", id: "circle-me" }),
     el("section", { class: "showdown", id: "showdown", "aria-live": "polite", "aria-label": t("last_hand") }));
 }
@@ -58,9 +62,9 @@ function renderSeats(ctx) {
     },
     el("span", { class: "seat-no" }, `${t("seat")} ${n}`),
     c.button === n ? el("span", { class: "marca", title: t("marca") }, ` ● ${t("marca")}`) : null,
-    el("strong", { class: "seat-player" }, s.player),
+    el("strong", { class: "seat-player" }, seatName(ctx, s.player, n, s.display_name)),
     el("span", { class: "seat-stack", "data-cents": s.stack }, `${t("stack")}: ${money(s.stack)}`),
-    h ? el("span", { class: "seat-bet", "data-cents": h.total }, `${t("pot")}: ${money(h.total)}${h.state === "folded" ? ` · ${t("folded")}` : ""}`) : null,
+    h ? el("span", { class: "seat-bet", "data-cents": h.total }, `${t("in_pot")}: ${money(h.total)}${h.state === "folded" ? ` · ${t("folded")}` : ""}`) : null,
     h ? el("div", { class: "cards hole" }, h.holes.map(card)) : null));
   }
   root.querySelector("#circle-seats").replaceChildren(...nodes);
@@ -74,6 +78,18 @@ function renderCenter(ctx) {
   const node = root.querySelector("#pot");
   node.dataset.cents = pot;
   node.textContent = money(pot);
+  const pots = liveHand(ctx) ? potLines(ctx, hand) : [];
+  root.querySelector("#pots").replaceChildren(...pots);
+}
+
+/** The main pot and the side pots (the engine's), each with the seats that can win it. */
+function potLines(ctx, hand) {
+  const pots = hand?.pots || [];
+  if (pots.length < 2) return [];
+  const seatOf = Object.fromEntries((seating(ctx).seats || []).map((x) => [x.player, x.seat]));
+  return pots.map((p, k) => el("li", { class: "pot", "data-cents": p.amount },
+    `${k === 0 ? t("main_pot") : say("side_pot_n", { n: k })}: ${money(p.amount)} · `,
+    p.seats.map((i) => say("seat_n", { n: seatOf[hand.betting.seats[i]?.player] ?? i + 1 })).join(", ")));
 }
 
 function renderMe(ctx) {
@@ -105,18 +121,31 @@ function renderShowdown(ctx) {
   const hand = last?.hand;
   if (!hand?.betting) { box.replaceChildren(); return; }
   const accounts = last.accounts || {};
+  const seatOf = Object.fromEntries((seating(ctx).seats || []).map((x) => [x.player, x]));
+  let staked = 0;
+  let returned = 0;
   const rows = hand.betting.seats.map((s, i) => {
     const acc = accounts[s.bet] || { staked: s.total, returned: 0 };
-    const net = (acc.returned || 0) - (acc.staked || 0);
+    const st = Number(acc.staked || 0);
+    const rt = Number(acc.returned || 0);
+    staked += st;
+    returned += rt;
     const shown = (hand.shown || []).includes(i);
-    return el("li", { "data-player": s.player, "data-net": net, class: net > 0 ? "winner" : "" },
-      el("strong", {}, s.player), " ",
-      shown ? el("span", { class: "shown" }, `${t("shows")} `, el("span", { class: "cards" }, (hand.holes[i] || []).map(card)))
+    const combo = hand.named?.[String(i)];
+    const who = seatOf[s.player];
+    return el("li", { "data-player": s.player, "data-net": rt - st, class: rt - st > 0 ? "winner" : "" },
+      el("strong", {}, seatName(ctx, s.player, who?.seat ?? i + 1, who?.display_name)), " ",
+      shown ? el("span", { class: "shown" }, `${t("shows")} `, el("span", { class: "cards" }, (hand.holes[i] || []).map(card)),
+        combo ? el("span", { class: "combo" }, ` ${t(`combo_${combo}`)}`) : null)
         : el("span", { class: "muted" }, s.state === "folded" ? t("folded") : ""),
-      " · ", el("span", { class: "net" }, `${net >= 0 ? t("won") : t("lost")} ${money(Math.abs(net))}`));
+      " · ", el("span", { class: "net" }, say("settle_line", { bet: t("hand"), staked: money(st), returned: money(rt), net: net(rt - st) })));
   });
+  const rake = staked - returned;      // table stakes: what the seats put in and did not get back is the house's
   box.replaceChildren(el("h3", {}, `${t("last_hand")} (${hand.number ?? ""})`),
     el("div", { class: "cards" }, [...(hand.board || []), ...(hand.common || [])].map(card)),
+    el("p", { class: "pot-line" }, `${t("pot")}: `, el("strong", { id: "last-pot", "data-cents": staked }, money(staked)),
+      " · ", say("settle_rake", { amount: money(rake) }), el("span", { id: "last-rake", "data-cents": rake, hidden: true })),
+    el("ul", { class: "plain pots" }, potLines(ctx, hand)),
     el("ul", { class: "plain" }, rows));
 }
 

@@ -1,9 +1,10 @@
 // The craps layout: line bets, come, field, big 6/8, the numbers (place to win and to lose), hard ways,
 // the one-roll propositions; the puck (OFF, or ON at the point); odds on my line and come bets.
-import { el, kindLabel, markSpots, money, spotButton, t } from "../app.js";
+import { engineLog, el, kindLabel, markSpots, money, spotButton, t } from "../app.js";
 
 let root = null;
 const NUMBERS = [4, 5, 6, 8, 9, 10];
+const COME_ROW = ["come", "dont-come", "field", "big-6", "big-8"];
 const ONE_ROLL = ["any-seven", "eleven", "any-craps", "craps-2", "craps-3", "craps-12", "horn", "under-7", "over-7"];
 
 function spots(ctx, kinds, filter) {
@@ -21,9 +22,9 @@ export function init(node, ctx) {
       .map((b) => { b.querySelector(".spot-text").textContent = kindLabel(b.dataset.kind); return b; }))));
   root.append(
     el("div", { class: "puck-row" }, el("span", { class: "puck off", id: "puck", role: "status" }, t("puck_off")),
-      el("span", { class: "dice", id: "dice", "aria-label": t("dice") })),
+      el("span", { class: "dice", id: "dice", role: "status", "aria-label": t("dice") })),
     numbers,
-    el("div", { class: "row line" }, spots(ctx, kinds, (k) => ["come", "dont-come", "field", "big-6", "big-8"].includes(k.kind))),
+    el("div", { class: "row line", id: "come-row" }, spots(ctx, kinds, (k) => COME_ROW.includes(k.kind))),
     el("div", { class: "row line" }, spots(ctx, kinds, (k) => ["pass", "dont-pass"].includes(k.kind))),
     el("div", { class: "row props" }, spots(ctx, kinds, (k) => k.kind === "hardway" || ONE_ROLL.includes(k.kind))),
     el("div", { class: "row odds", id: "odds", role: "group", "aria-label": kindLabel("odds") }),
@@ -40,19 +41,36 @@ export function update(ctx) {
   for (const box of root.querySelectorAll(".number-box")) box.classList.toggle("point", Number(box.dataset.number) === point);
   const last = (st.history || []).at(-1);
   root.querySelector("#dice").textContent = last ? `⚀ ${last.join(" + ")} = ${last[0] + last[1]}` : "";
-  const odds = (ctx.actions.bets || []).find((k) => k.kind === "odds");
+  // the come row as the engine offers it now (come and don't come open once a point is on), else the layout's
+  const offered = (ctx.actions.bets || []).length ? ctx.actions.bets : ctx.page.layout;
+  const row = root.querySelector("#come-row");
+  const wanted = offered.filter((k) => COME_ROW.includes(k.kind)).map((k) => k.kind).sort().join(",");
+  if (row.dataset.kinds !== wanted) {
+    row.dataset.kinds = wanted;
+    row.replaceChildren(...spots(ctx, offered, (k) => COME_ROW.includes(k.kind)));
+  }
+  // my come bets travelled to their number: shown in the number's box
+  for (const box of root.querySelectorAll(".number-box")) {
+    const n = Number(box.dataset.number);
+    const mine = (st.bets || []).filter((b) => ["come", "dont-come"].includes(b.kind) && b.number === n && b.player === ctx.me?.user);
+    let tag = box.querySelector(".come-tag");
+    if (!mine.length) { tag?.remove(); continue; }
+    if (!tag) { tag = el("span", { class: "come-tag" }); box.append(tag); }
+    tag.textContent = mine.map((b) => `${kindLabel(b.kind)} ${money(b.amount)}`).join(" · ");
+  }
+  const oddsTargets = (ctx.actions.bets || []).filter((k) => k.kind === "odds").flatMap((k) => k.targets || []);
   const oddsBox = root.querySelector("#odds");
   const active = document.activeElement;
   const keep = active && oddsBox.contains(active) ? active.dataset.on : null;
-  oddsBox.replaceChildren(...(odds?.targets || []).map((on) => {
+  oddsBox.replaceChildren(...oddsTargets.map((on) => {
     const base = (st.bets || []).find((b) => b.id === on[0]);
-    return spotButton(ctx, { kind: "odds", on, label: `${t("odds_on")} ${on[0]}${base ? ` (${kindLabel(base.kind)} ${base.number ?? ""})` : ""}`,
-      text: `${t("odds_on")} ${on[0]}`, cls: "craps odds" });
+    const point = base?.number ?? st.point;
+    const what = `${t("odds_on")} ${base ? kindLabel(base.kind) : t("your_bet")}${point ? ` · ${t("point")} ${point}` : ""}`;
+    return spotButton(ctx, { kind: "odds", on, label: what, text: what, cls: "craps odds" });
   }));
   if (keep) oddsBox.querySelector(`[data-on="${keep}"]`)?.focus();
   markSpots(root, ctx);
-  root.querySelector(".engine-log").replaceChildren(...(st.log || []).slice(-5).map((l) => el("p", {}, l)));
-  void money;
+  engineLog(root.querySelector(".engine-log"), st.log, 5);
 }
 
 export function history(ctx) {

@@ -2,7 +2,7 @@
 // them, streets and six-lines on the bottom edge, corners at the crossings, columns, dozens, simple
 // chances, and the racetrack where the jurisdiction has announced bets. Keyboard: Tab/Shift+Tab or the
 // arrow keys between numbers, Enter/Space to bet the chosen chip.
-import { el, kindLabel, markSpots, spotButton, t } from "../app.js";
+import { engineLog, el, kindLabel, markSpots, spotButton, t } from "../app.js";
 
 const W = 46, H = 50;            // a number's cell, px
 const RED = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
@@ -131,5 +131,5 @@ export function update(ctx) {
   for (const b of root.querySelectorAll(".num.last")) b.classList.remove("last");
   if (last !== undefined) root.querySelector(`[data-kind="straight"][data-on="${last}"]`)?.classList.add("last");
   const log = ctx.view?.log || [];
-  root.querySelector(".engine-log").replaceChildren(...log.slice(-4).map((l) => el("p", {}, l)));
+  engineLog(root.querySelector(".engine-log"), log, 4);
 }
