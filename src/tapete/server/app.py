@@ -15,6 +15,7 @@ import time
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
+import orjson
 from fastapi import Depends, FastAPI, Header, Path, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -96,6 +97,22 @@ class Server:
         self.aliases = privacy.Aliases(self.db)
         self.started = time.time()
         self._layouts: dict[str, list[dict[str, Any]]] = {}
+        self._draining: set[str] = set()
+
+    def drain(self, table_id: str) -> None:
+        """Make sure a writer is on the table's queue of bets (one at a time per table, on the event loop)."""
+        if table_id not in self._draining:
+            self._draining.add(table_id)
+            asyncio.get_running_loop().create_task(self._drain(table_id))
+
+    async def _drain(self, table_id: str) -> None:
+        import anyio.to_thread
+
+        try:
+            while self.service.batches.pending(table_id):
+                await anyio.to_thread.run_sync(self.service.batches.flush, table_id)
+        finally:
+            self._draining.discard(table_id)
 
     def layout(self, table_id: str) -> list[dict[str, Any]]:
         """The bet kinds and targets of a fresh table (cached: they follow from the configured limits)."""
@@ -417,14 +434,17 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         return report
 
     # -- play --------------------------------------------------------------------------------------
-    @app.post("/api/tables/{table_id}/bets", tags=["play"])
-    def place_bets(table_id: str, body: BetsIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
-        """Place one or more bets (one request, one transaction) while bets are open."""
+    @app.post("/api/tables/{table_id}/bets", tags=["play"], response_model=None)
+    async def place_bets(table_id: str, body: BetsIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> Response:
+        """Place one or more bets while bets are open: group-committed with the other bets reaching the
+        table meanwhile (batch.py), answered once the transaction holding them has committed."""
         service.spec(table_id)
         if not user.has("player"):
             raise TapeteError("forbidden", "only players bet")
         items = [b.model_dump() for b in body.bets]
-        return service.place_bets(table_id, user.username, items, idem(user, idempotency_key, request, body))
+        queued = service.batches.submit(table_id, user.username, items, idem(user, idempotency_key, request, body))
+        server.drain(table_id)
+        return Response(orjson.dumps(await asyncio.wrap_future(queued.future)), media_type="application/json")
 
     @app.post("/api/tables/{table_id}/acts", tags=["play"])
     def act(table_id: str, body: ActIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:

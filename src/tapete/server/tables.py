@@ -36,6 +36,7 @@ from tapete.engine.game import Game
 from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
 from tapete.server import audit, banker, circle, ledger, privacy, staff_log
+from tapete.server.batch import BetBatches
 from tapete.server.config import CasinoConfig, TableConfig, check_table_values
 from tapete.server.db import Database, bets, casino_tables, idempotency, rounds
 from tapete.server.fairness import commitment, draw_rng, event_document, new_seed, pick
@@ -90,6 +91,7 @@ class Ctx:
     state_changed: bool = False          # a new state object: snapshot it
     bets_applied: bool = False           # bets applied in place on the cached state: the log records them
     touched: bool = False                # an in-place apply began: on failure the cached state is suspect
+    applied: int = 0                     # in-place applies begun (a batch tells a bet refused before it)
     records: list[tuple[str, str | None, dict[str, Any]]] = field(default_factory=list)
     open_bets: dict[str, dict[str, Any]] | None = None
     new_bets: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -136,6 +138,7 @@ class TableService:
         # arriving meanwhile is refused at once instead of waiting (and holding a worker and a connection)
         # for the lock only to be refused after it.
         self._closed_busy: dict[str, int] = {}
+        self.batches = BetBatches(self)     # bets are group-committed per table (batch.py)
 
     # -- plumbing ----------------------------------------------------------------------------------
     def spec(self, table_id: str) -> TableConfig:
@@ -152,6 +155,15 @@ class TableService:
         """Run `fn` in one write transaction on the locked table; answer an idempotent replay from the
         record of the first request (same key, same body) without doing anything again."""
         spec = self.spec(table_id)
+        if not bet:    # no va más (any operation but a bet) first writes the bets already queued for the table
+            with self.batches.table_lock(table_id):
+                self.batches.flush(table_id)
+                return self._run_now(spec, actor, fn, idem)
+        return self._run_now(spec, actor, fn, idem, bet)
+
+    def _run_now(self, spec: TableConfig, actor: str | None, fn: Callable[[Ctx], Any],
+                 idem: tuple[str, str] | None = None, bet: bool = False) -> Any:
+        table_id = spec.id
         if bet and table_id in self._closed_busy:      # refused without queueing for the lock (see _closed_busy)
             return self._run(spec, actor, fn, idem, bet, refuse=True)
         if self.db.is_sqlite:     # publish in commit order: hold the single writer's lock until delivered
@@ -317,7 +329,11 @@ class TableService:
 
     # -- public operations -------------------------------------------------------------------------
     def place_bets(self, table_id: str, user: str, items: list[dict[str, Any]], idem: tuple[str, str] | None = None) -> Any:
-        return self.run(table_id, user, lambda ctx: op_bets(ctx, user, items), idem, bet=True)
+        """Queue the bets and write the table's queue (the HTTP endpoint awaits its answer instead)."""
+        self.spec(table_id)
+        request = self.batches.submit(table_id, user, items, idem)
+        self.batches.flush(table_id)
+        return request.future.result()
 
     def act(self, table_id: str, user: str, roles: set[str], body: dict[str, Any], cards: list[Any] | None = None,
             idem: tuple[str, str] | None = None) -> Any:
@@ -488,6 +504,7 @@ def apply_bet(ctx: Ctx, event: Any, extra: dict[str, Any]) -> None:
     """A bet, applied in place on the state (no copy: bets are the hot path). Any failure of the
     transaction drops the cached state, which is then rebuilt from the database."""
     ctx.touched = True
+    ctx.applied += 1
     guarded(ctx.game.apply, ctx.state, event)
     ctx.bets_applied = True
     ctx.emit("bet", {"event": event_document(event), **extra})
