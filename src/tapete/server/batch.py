@@ -16,7 +16,7 @@ The invariants of one bet, one transaction still hold:
     one bet, its answer given to both requests (a different body under that key is refused);
   - a bet refused in the batch does not fail its neighbours: refused before it touched the state (bets
     closed, a bad document), it is simply left out; refused after the engine applied it in place (short
-    of funds, a limit), the whole batch is rolled back and each request written alone, as before batching.
+    of funds, a limit), the transaction is rolled back and the batch written again without it.
 """
 
 from __future__ import annotations
@@ -49,7 +49,8 @@ class BetRequest:
 
 
 class _Redo(Exception):  # noqa: N818 - control flow: a bet failed after the engine applied it in place
-    pass
+    def __init__(self, request: BetRequest, error: Exception) -> None:
+        self.request, self.error = request, error
 
 
 class BetBatches:
@@ -142,25 +143,37 @@ class BetBatches:
 
     def _together(self, table_id: str, batch: list[BetRequest]) -> None:
         service = self.service
-        try:
-            with service.db.write_lock if service.db.is_sqlite else nullcontext():   # publish in commit order
-                answers, records = self._transaction(table_id, batch)
-                if self.after_commit is not None:
-                    self.after_commit(table_id, batch)
-                if records:
-                    service.publish(table_id, records)
-        except (_Redo, IntegrityError, TapeteError):
-            # A bet failed after touching the state, or a key committed meanwhile by another process, or the
-            # table itself refused: nothing of the batch was written; each request goes on its own.
-            service.forget(table_id)
-            for r in batch:
-                self._alone(table_id, r)
-            return
-        except BaseException:
-            service.forget(table_id)
-            raise
+        refused: dict[BetRequest, Exception] = {}
+        while True:
+            todo = [r for r in batch if r not in refused]
+            try:
+                with service.db.write_lock if service.db.is_sqlite else nullcontext():   # publish in commit order
+                    answers, records = self._transaction(table_id, todo)
+                    if self.after_commit is not None:
+                        self.after_commit(table_id, todo)
+                    if records:
+                        service.publish(table_id, records)
+                break
+            except _Redo as redo:
+                # A bet the engine refused after applying it in place: the transaction is rolled back, the
+                # state rebuilt from the database, and the batch written again without it.
+                service.forget(table_id)
+                refused[redo.request] = redo.error
+            except (IntegrityError, TapeteError):
+                # A key committed meanwhile by another process, or the table itself refused: nothing of the
+                # batch was written; each request goes on its own, as before batching.
+                service.forget(table_id)
+                for r in todo:
+                    self._alone(table_id, r)
+                answers = {}
+                break
+            except BaseException:
+                service.forget(table_id)
+                raise
         for r in batch:
-            answer = answers[r]
+            answer = refused.get(r, answers.get(r))
+            if r.future.done():
+                continue
             if isinstance(answer, Exception):
                 r.future.set_exception(answer)
             else:
@@ -189,7 +202,7 @@ class BetBatches:
                     answers[r] = op_bets(ctx, r.user, r.items)
                 except TapeteError as exc:
                     if ctx.applied != applied:
-                        raise _Redo from exc
+                        raise _Redo(r, exc) from exc
                     ctx.row["bet_seq"] = bet_seq          # refused before the engine took anything: left out
                     del ctx.records[n_records:]
                     answers[r] = exc
