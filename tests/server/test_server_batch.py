@@ -191,3 +191,24 @@ def test_bets_queued_while_the_draw_is_written_are_refused_without_waiting(make_
         release.set()
         holder.join(10)
     assert isinstance(_answer(late), TapeteError) and _answer(late).code == "bet-closed"
+
+
+def test_a_broadcast_is_made_and_serialised_once_per_view() -> None:
+    import asyncio
+
+    from tapete.server.fanout import Fanout
+
+    fanout, made = Fanout(), []
+
+    def make() -> dict[str, Any]:
+        made.append(1)
+        return {"seq": 7, "data": {"number": 17, 3: "int key"}}
+
+    async def watchers() -> list[str]:
+        return await asyncio.gather(*(fanout.text(("ruleta", 7, ""), make) for _ in range(1000)))
+
+    texts = asyncio.run(watchers())
+    assert len(made) == 1 and len(set(texts)) == 1
+    assert json.loads(texts[0]) == {"seq": 7, "data": {"number": 17, "3": "int key"}}
+    record = {"seq": 8, "kind": "bet", "data": {"player": "ana", "event": {"bet": {"player": "ana"}}}}
+    assert fanout.named("ruleta", record) == {"ana"}          # ana sees her own view, everyone else the shared one

@@ -15,7 +15,6 @@ import time
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-import orjson
 from fastapi import Depends, FastAPI, Header, Path, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -27,6 +26,8 @@ from tapete.server import audit, cage, circle, ledger, privacy, security, staff_
 from tapete.server.auth import Auth, User, check_password
 from tapete.server.config import CasinoConfig
 from tapete.server.db import Database, bets, casino_tables, ledger_tx, postings, rounds, users
+from tapete.server.fanout import Fanout
+from tapete.server.fanout import dumps as fanout_dumps
 from tapete.server.models import (
     ActIn,
     BetsIn,
@@ -191,6 +192,7 @@ def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: 
 # ---------------------------------------------------------------------------------------------------
 def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place lists the whole API
     service, auth, db = server.service, server.auth, server.db
+    fanout = Fanout()
 
     def need(user: User, *roles: str) -> None:
         if not user.has(*roles):
@@ -444,7 +446,7 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         items = [b.model_dump() for b in body.bets]
         queued = service.batches.submit(table_id, user.username, items, idem(user, idempotency_key, request, body))
         server.drain(table_id)
-        return Response(orjson.dumps(await asyncio.wrap_future(queued.future)), media_type="application/json")
+        return Response(fanout_dumps(await asyncio.wrap_future(queued.future)), media_type="application/json")
 
     @app.post("/api/tables/{table_id}/acts", tags=["play"])
     def act(table_id: str, body: ActIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
@@ -648,9 +650,16 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
                     await websocket.send_json({"type": "snapshot", **await asyncio.to_thread(public, table_id, snapshot, viewer)})
                 elif item["seq"] > after:
                     after = item["seq"]
-                    if circle_table and not sees_table(viewer, table_id, "croupier", "chief", "inspector"):
-                        item = privacy.strip_seed(item)
-                    await websocket.send_json(await asyncio.to_thread(public, table_id, item, viewer))
+                    staff = sees_table(viewer, table_id, "croupier", "chief", "inspector")
+                    if circle_table:
+                        if not staff:
+                            item = privacy.strip_seed(item)
+                        await websocket.send_json(await asyncio.to_thread(public, table_id, item, viewer))
+                        continue
+                    # Serialised once per view, shared by every watcher of that view (fanout.py).
+                    view = "staff" if staff else viewer.username if viewer.username in fanout.named(table_id, item) else ""
+                    await websocket.send_text(await fanout.text(
+                        (table_id, item["seq"], view), lambda item=item: public(table_id, item, viewer)))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

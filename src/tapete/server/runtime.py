@@ -65,8 +65,9 @@ class Broadcaster:
             subs = list(self._subs.get(table_id, ()))
             if records and table_id in self._seen:
                 self._seen[table_id] = max(self._seen[table_id], records[-1]["seq"])
+        items = [{"type": "event", **r} for r in records]      # shared by every subscriber: never changed
         for loop, queue in subs:
-            loop.call_soon_threadsafe(_put_all, queue, [{"type": "event", **r} for r in records])
+            loop.call_soon_threadsafe(_put_all, queue, items)
 
     # -- PostgreSQL: LISTEN/NOTIFY -------------------------------------------------------------------
     def publish_local(self, table_id: str, records: list[dict[str, Any]]) -> None:
