@@ -28,6 +28,7 @@ from tapete.server.config import CasinoConfig
 from tapete.server.db import Database, bets, casino_tables, ledger_tx, postings, rounds, users
 from tapete.server.fanout import Fanout
 from tapete.server.fanout import dumps as fanout_dumps
+from tapete.server.lane import BetLane
 from tapete.server.models import (
     ActIn,
     BetsIn,
@@ -183,6 +184,7 @@ def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: 
         detail = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}" for e in exc.errors()[:5])
         return JSONResponse({"error": {"code": "bad-request", "message": detail}}, status_code=422)
 
+    app.add_middleware(BetLane)          # inside the edge middleware installed next (lane.py)
     security.install(app, config.security)
     routes(app, server)
     web.mount(app, server)
