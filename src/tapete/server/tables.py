@@ -510,19 +510,38 @@ def apply_bet(ctx: Ctx, event: Any, extra: dict[str, Any]) -> None:
     ctx.emit("bet", {"event": event_document(event), **extra})
 
 
+# What a bet alone stakes on a fresh table of given limits: a pure function of the game, the jurisdiction, the
+# table's keys and the bet (its id and player aside), so remembered (bounded; cleared when full). Opening the
+# probe table was the largest part of a bet's engine time (docs/performance.md).
+_PROBED: dict[tuple[str, str, str, str, str], int] = {}
+_PROBED_MAX = 4096
+
+
 def probe_staked(ctx: Ctx, event: Any) -> int:
     """What a new bet stakes, as the engine counts it (an announced bet is chips x value, an insured bet
     adds its premium): settled alone on a fresh table of the same limits, so the cost does not grow with
     the bets already on the layout; the whole state's settlement where that probe cannot be made."""
+    table = getattr(ctx.state, "table", None)
+    limits = dict(table if isinstance(table, dict) else ctx.row["config"])
     try:
-        table = getattr(ctx.state, "table", None)
-        probe = ctx.game.open(ctx.jurisdiction, dict(table if isinstance(table, dict) else ctx.row["config"]),
-                              *([[]] if ctx.game.uses_shoe else []))
+        doc = {k: v for k, v in event_document(event)["bet"].items() if k not in ("id", "player")}
+        key = (ctx.game.id, ctx.jurisdiction, ctx.rounding, json.dumps(limits, sort_keys=True), json.dumps(doc, sort_keys=True))
+    except Exception:  # noqa: BLE001 - a bet without a plain document: probed every time
+        key = None
+    if key is not None and key in _PROBED:
+        return _PROBED[key]
+    try:
+        probe = ctx.game.open(ctx.jurisdiction, limits, *([[]] if ctx.game.uses_shoe else []))
         ctx.game.apply(probe, event)
-        return ctx.game.settle(probe).document(rounding=ctx.rounding)["bets"][event.id]["staked"]  # type: ignore[arg-type]
+        staked = ctx.game.settle(probe).document(rounding=ctx.rounding)["bets"][event.id]["staked"]  # type: ignore[arg-type]
     except Exception:  # noqa: BLE001 - fall back to the exact, slower way
         doc = settlement_doc(ctx)
         return doc["bets"][event.id]["staked"] if doc and event.id in doc["bets"] else event.amount
+    if key is not None:
+        if len(_PROBED) >= _PROBED_MAX:
+            _PROBED.clear()
+        _PROBED[key] = staked
+    return staked
 
 
 def settlement_doc(ctx: Ctx) -> dict[str, Any] | None:
