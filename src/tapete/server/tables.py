@@ -263,9 +263,10 @@ class TableService:
         values = {k: ctx.row[k] for k in ctx.dirty}
         published = []
         seq, h = ctx.row["log_seq"], ctx.row["log_hash"]
-        for kind, actor, data in ctx.records:
-            seq, h = audit.append(conn, ctx.table_id, seq, h, ctx.now, kind, actor, data)
-            published.append({"table": ctx.table_id, "seq": seq, "ts": ctx.now, "kind": kind, "actor": actor, "data": data})
+        first = seq
+        seq, h = audit.append_many(conn, ctx.table_id, seq, h, ctx.now, ctx.records)
+        for i, (kind, actor, data) in enumerate(ctx.records, start=first + 1):
+            published.append({"table": ctx.table_id, "seq": i, "ts": ctx.now, "kind": kind, "actor": actor, "data": data})
         if ctx.state_changed:    # a snapshot; bets applied in place need none: their log records replay on the last one
             values["state"] = json.dumps(to_json(ctx.state)) if ctx.state is not None else None
             values["state_seq"] = seq
