@@ -22,6 +22,7 @@ deps:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q postgresql chromium; \
 	fi
+	@command -v wrk >/dev/null 2>&1 || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends wrk; }   # the load generator of benchmarks/bench_server.py
 
 # The demo casino on an embedded SQLite database (tapete.db); the address is printed at start-up.
 run: venv
