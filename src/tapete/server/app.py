@@ -639,29 +639,33 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
             await websocket.send_json({"type": "snapshot", **await asyncio.to_thread(public, table_id, snapshot, viewer)})
             after = snapshot["seq"]
             reader = asyncio.create_task(_drain(websocket))
+            staff = sees_table(viewer, table_id, "croupier", "chief", "inspector")
             while not reader.done():
-                getter = asyncio.create_task(queue.get())
-                done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
-                if getter not in done:
-                    getter.cancel()
-                    break
-                item = getter.result()
-                if item.get("type") == "resync":
-                    snapshot = await asyncio.to_thread(_snapshot, service, db, table_id)
-                    after = snapshot["seq"]
-                    await websocket.send_json({"type": "snapshot", **await asyncio.to_thread(public, table_id, snapshot, viewer)})
-                elif item["seq"] > after:
-                    after = item["seq"]
-                    staff = sees_table(viewer, table_id, "croupier", "chief", "inspector")
-                    if circle_table:
-                        if not staff:
-                            item = privacy.strip_seed(item)
-                        await websocket.send_json(await asyncio.to_thread(public, table_id, item, viewer))
-                        continue
-                    # Serialised once per view, shared by every watcher of that view (fanout.py).
-                    view = "staff" if staff else viewer.username if viewer.username in fanout.named(table_id, item) else ""
-                    await websocket.send_text(await fanout.text(
-                        (table_id, item["seq"], view), lambda item=item: public(table_id, item, viewer)))
+                items = []
+                if queue.empty():
+                    getter = asyncio.create_task(queue.get())
+                    done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
+                    if getter not in done:
+                        getter.cancel()
+                        break
+                    items.append(getter.result())
+                while not queue.empty():          # a backlog is taken at once: no task and no wait per record
+                    items.append(queue.get_nowait())
+                for item in items:
+                    if item.get("type") == "resync":
+                        snapshot = await asyncio.to_thread(_snapshot, service, db, table_id)
+                        after = snapshot["seq"]
+                        await websocket.send_json({"type": "snapshot", **await asyncio.to_thread(public, table_id, snapshot, viewer)})
+                    elif item["seq"] > after:
+                        after = item["seq"]
+                        if circle_table:
+                            await websocket.send_json(await asyncio.to_thread(
+                                public, table_id, item if staff else privacy.strip_seed(item), viewer))
+                            continue
+                        # Serialised once per view, shared by every watcher of that view (fanout.py).
+                        view = "staff" if staff else viewer.username if viewer.username in fanout.named(table_id, item) else ""
+                        await websocket.send_text(await fanout.text(
+                            (table_id, item["seq"], view), lambda item=item: public(table_id, item, viewer)))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
