@@ -37,7 +37,10 @@ screenshots: deps venv
 lint: venv
 	$(BIN)/ruff check src tests benchmarks
 
+# The server benchmark's load generator is Debian's wrk: installed here, only if missing, announced first.
 bench: venv
+	@command -v wrk >/dev/null 2>&1 || { echo "make bench: about to install wrk (the server benchmark's load generator)"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends wrk; }
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'
 	$(BIN)/python benchmarks/run.py
 

@@ -1,13 +1,21 @@
-"""Table server under load, on loopback: 200 simulated players on 10 electronic roulette tables.
+"""Table server under load, on loopback: 200 players on 10 electronic roulette tables, and 1,000 watchers.
 
-A real `tapete serve` (uvicorn, one process) on 127.0.0.1; two load processes of 100 players each (asyncio,
-one keep-alive HTTP/1.1 connection per player), each player betting at PACE bets/s on its table (a straight-up or a simple chance, 1 € — the table
-minimum) with an Idempotency-Key per request. Rounds run on the tables' own clock: 5 s of bets, the spin,
-the settlement. Reports bets/s accepted, p50/p99 latency of a bet request, and the server's resident memory
-after warm-up and at the end. SQLite (WAL) and PostgreSQL (a throw-away cluster in a temporary directory).
-Bounded: DURATION seconds of load per database, loopback only.
+A real `tapete serve` (uvicorn) on 127.0.0.1, SQLite (WAL) or PostgreSQL (a throw-away cluster in a temporary
+directory). The load is Debian's `wrk` (C, epoll) with a Lua script (wrk_bets.lua): each request a bet (or a
+layout of ten straight-ups) for a random player of the 200, on that player's table, with its own
+Idempotency-Key; the requests are paced to the offered rate (a schedule per wrk thread, LuaJIT's clock), so
+the load is an open loop while connections are free. wrk is pinned to CPU 1 and the server to CPU 0 where
+the machine has two (`taskset`); the CPU each used is reported beside the figures, with the load average
+(this machine's two cores are shared with other work: the figures are what it gave at that moment).
 
-    python benchmarks/bench_server.py [--duration 20] [--players 200] [--pace 5] [--db sqlite,postgresql]
+Rows: offered and accepted bets/s, p50/p95/p99 of every answered request (refusals between rounds included:
+wrk cannot tell them apart), refusals (409: bets closed), errors, server and client CPU (seconds of CPU per
+second of load), RSS at start and end, the ledger check. SQLite and PostgreSQL, one bet a request and ten;
+PostgreSQL with 1, 2 and 3 server processes (the same database, the load split between them; PostgreSQL's
+own CPU reported). Then the broadcast: 1,000 WebSocket watchers of one table, the time from the spin's
+transaction (its record's timestamp) to each watcher receiving the outcome, and the settlement.
+
+    python benchmarks/bench_server.py [--duration 12] [--only sqlite-1,pg-curve,watchers,...]
 """
 
 from __future__ import annotations
@@ -16,25 +24,25 @@ import argparse
 import asyncio
 import glob
 import json
-import multiprocessing as mp
 import os
-import random
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
 TABLES = 10
 PLAYERS = 200
 PACE = 5.0            # bets per second per player: 200 x 5 = the 1,000 bets/s aimed at
-DURATION = 20.0
-WARMUP = 3.0
+DURATION = 12.0
+WARMUP = 2.0
+RATE = 1000           # offered bets/s
+WATCHERS = 1000
+HERE = Path(__file__).parent
+NOTE = ""
 PASSWORD = "bench-pw"
 
 
@@ -45,12 +53,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def write_config(path: Path, players: int) -> None:
+def write_config(path: Path, players: int, tables: int = TABLES, timing: str = "bets = 5.0, spin = 0.2, pause = 0.3") -> None:
     lines = ['[casino]', 'name = "bench"', 'jurisdiction = "ES-AN"', '', '[security]', 'argon2_time_cost = 1',
              'argon2_memory_kib = 1024', 'login_attempts = 100000', '']
-    for t in range(TABLES):
+    for t in range(tables):
         lines += ["[[tables]]", f'id = "ruleta-{t}"', 'game = "roulette-french"', "float = 100000000",
-                  "table = {minimum = 100}", "timing = {bets = 5.0, spin = 0.2, pause = 0.3}", ""]
+                  "table = {minimum = 100}", f"timing = {{{timing}}}", ""]
     for p in range(players):
         lines += ["[[users]]", f'username = "p{p}"', f'password = "{PASSWORD}"', 'roles = ["player"]', "chips = 10000000", ""]
     lines += ["[[users]]", 'username = "inspector"', f'password = "{PASSWORD}"', 'roles = ["inspector"]', ""]
@@ -88,6 +96,22 @@ class Postgres:
     def url(self) -> str:
         return f"postgresql://tapete@127.0.0.1:{self.port}/postgres"
 
+    def pids(self) -> list[int]:
+        """The postmaster and its children (backends, writers): PostgreSQL's own CPU."""
+        try:
+            master = int(Path(f"{self.dir}/data/postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return []
+        out = [master]
+        for stat in glob.glob("/proc/[0-9]*/stat"):
+            try:
+                fields = Path(stat).read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == master:
+                out.append(int(stat.split("/")[2]))
+        return out
+
     def stop(self) -> None:
         try:
             self._run("pg_ctl", "-D", f"{self.dir}/data", "-m", "fast", "stop")
@@ -95,12 +119,13 @@ class Postgres:
             shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def start_server(config: Path, url: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(config: Path, url: str, cpus: str | None = None) -> tuple[subprocess.Popen[bytes], str]:
     import httpx
 
     port = free_port()
     env = {**os.environ, "TAPETE_DATABASE_URL": url}
-    proc = subprocess.Popen([sys.executable, "-m", "tapete.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+    pin = ["taskset", "-c", cpus] if cpus and shutil.which("taskset") else []
+    proc = subprocess.Popen([*pin, sys.executable, "-m", "tapete.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
                              "--config", str(config), "--log-level", "warning"], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
@@ -117,128 +142,203 @@ def start_server(config: Path, url: str) -> tuple[subprocess.Popen[bytes], str]:
     raise RuntimeError("server did not start")
 
 
-# -- the players ------------------------------------------------------------------------------------
-def load_worker(base: str, names: list[str], pace: float, duration: float, warmup: float, out: Any) -> None:
-    out.put(asyncio.run(_players(base, names, pace, duration, warmup)))
+# -- measuring ----------------------------------------------------------------------------------------
+def cpu_seconds(pids: list[int]) -> float:
+    """utime + stime of these processes (and their reaped children), in seconds."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(x) for x in fields[11:15])
+    return total / tick
 
 
-class Connection:
-    """A minimal HTTP/1.1 keep-alive client on asyncio streams: httpx's pool, shared by a hundred coroutines,
-    costs more CPU than the server it measures."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.host, self.port = host, port
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
-
-    async def post(self, path: str, body: Any, headers: dict[str, str]) -> tuple[int, Any]:
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
-        data = json.dumps(body).encode()
-        head = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
-        self.writer.write(f"POST {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
-                          f"Content-Length: {len(data)}\r\n{head}\r\n".encode() + data)
-        await self.writer.drain()
-        assert self.reader is not None
-        raw = await self.reader.readuntil(b"\r\n\r\n")
-        lines = raw.decode("latin-1").split("\r\n")
-        status = int(lines[0].split()[1])
-        length = next(int(x.split(":", 1)[1]) for x in lines[1:] if x.lower().startswith("content-length:"))
-        payload = await self.reader.readexactly(length)
-        return status, json.loads(payload) if payload else None
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
+def load_average() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
-async def _players(base: str, names: list[str], pace: float, duration: float, warmup: float) -> dict[str, Any]:
-    host, port = base.split("//")[1].split(":")
-    latencies: list[float] = []
-    counts = {"ok": 0, "closed": 0, "error": 0}
-    conns = {name: Connection(host, int(port)) for name in names}
-    tokens = {}
-    for name in names:
-        _, answer = await conns[name].post("/api/login", {"username": name, "password": PASSWORD}, {})
-        tokens[name] = answer["token"]
-    start = time.monotonic()
-    measure_from, stop_at = start + warmup, start + warmup + duration
-
-    async def player(name: str) -> None:
-        rng = random.Random(name)
-        table = f"ruleta-{int(name[1:]) % TABLES}"
-        conn = conns[name]
-        next_at = start + rng.random() / pace
-        while True:
-            now = time.monotonic()
-            if now >= stop_at:
-                return
-            if next_at > now:
-                await asyncio.sleep(next_at - now)
-            next_at = max(next_at + 1.0 / pace, time.monotonic() - 1.0)   # an open loop, never a burst to catch up
-            bet = ({"kind": "straight", "on": [rng.randrange(37)], "amount": 100} if rng.random() < 0.6
-                   else {"kind": rng.choice(["red", "black", "even", "odd"]), "amount": 100})
-            t0 = time.monotonic()
-            try:
-                status, _ = await conn.post(f"/api/tables/{table}/bets", {"bets": [bet]},
-                                            {"Authorization": f"Bearer {tokens[name]}", "Idempotency-Key": uuid.uuid4().hex})
-            except (OSError, asyncio.IncompleteReadError, ValueError):
-                status = 0
-                conn.close()
-                conns[name] = conn = Connection(host, int(port))
-            t1 = time.monotonic()
-            if t0 < measure_from:
-                continue
-            if status == 200:
-                counts["ok"] += 1
-                latencies.append(t1 - t0)
-            elif status == 409:
-                counts["closed"] += 1
-            else:
-                counts["error"] += 1
-
-    await asyncio.gather(*(player(n) for n in names))
-    for c in conns.values():
-        c.close()
-    return {"latencies": latencies, **counts}
+def two_cpus() -> bool:
+    return (os.cpu_count() or 1) >= 2 and shutil.which("taskset") is not None
 
 
-def measure(db: str, url: str, players: int, pace: float, duration: float, tmp: Path) -> dict[str, Any]:
+def login_all(base: str, names: list[str]) -> list[str]:
     import httpx
 
+    with httpx.Client(base_url=base, timeout=30) as client:
+        return [client.post("/api/login", json={"username": n, "password": PASSWORD}).json()["token"] for n in names]
+
+
+def wrk(bases: list[str], tokens: list[str], rate: float, bets: int, duration: float, tmp: Path) -> dict[str, Any]:
+    """One wrk per server process, the offered rate split between them; their results summed."""
+    if shutil.which("wrk") is None:
+        raise RuntimeError("no wrk (make deps installs it)")
+    procs = []
+    for k, base in enumerate(bases):
+        players = [(tok, f"ruleta-{i % TABLES}") for i, tok in enumerate(tokens)]
+        prelude = "PLAYERS = {" + ",".join(f'{{"{t}","{tb}"}}' for t, tb in players) + "}\n"
+        prelude += f"RATE = {rate / len(bases) / 2 / bets:.3f}\nBETS = {bets}\n"
+        script = tmp / f"wrk{k}.lua"
+        script.write_text(prelude + (HERE / "wrk_bets.lua").read_text(), encoding="utf-8")
+        pin = ["taskset", "-c", "1"] if two_cpus() else []
+        conns = max(16, int(256 / len(bases)))
+        procs.append(subprocess.Popen([*pin, "wrk", "-t2", f"-c{conns}", f"-d{duration:.0f}s", "--timeout", "5s", "-s", str(script), base],
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT))
+    rows = []
+    for p in procs:
+        out, _ = p.communicate(timeout=duration + 60)
+        line = next((x for x in out.decode().splitlines() if x.startswith("RESULT ")), None)
+        if line is None:
+            raise RuntimeError(out.decode()[-1500:])
+        rows.append(json.loads(line[7:]))
+    return {"rows": rows}
+
+
+def ledger_ok(base: str) -> Any:
+    import httpx
+
+    inspector = httpx.post(f"{base}/api/login", json={"username": "inspector", "password": PASSWORD}).json()["token"]
+    return httpx.get(f"{base}/api/ledger", headers={"Authorization": f"Bearer {inspector}"}, timeout=120).json().get("ok")
+
+
+def measure(db: str, url: str, processes: int, bets: int, rate: float, duration: float, tmp: Path,
+            pg: Postgres | None) -> dict[str, Any]:
+    import resource
+
     config = tmp / "casino.toml"
-    write_config(config, players)
+    write_config(config, PLAYERS)
+    servers = []
+    try:
+        for _ in range(processes):
+            # Unpinned: on a machine shared with other work, a server pinned to one core waits for it.
+            servers.append(start_server(config, url))
+        bases = [b for _, b in servers]
+        pids = [p.pid for p, _ in servers]
+        tokens = login_all(bases[0], [f"p{i}" for i in range(PLAYERS)])
+        wrk(bases, tokens, rate, bets, WARMUP, tmp)                       # warm: caches, statements, pools
+        rss_start = sum(rss_kib(p) for p in pids)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu0, pg0, load = cpu_seconds(pids), cpu_seconds(pg.pids()) if pg else 0.0, load_average()
+        t0 = time.monotonic()
+        result = wrk(bases, tokens, rate, bets, duration, tmp)
+        elapsed = time.monotonic() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu1, pg1 = cpu_seconds(pids), cpu_seconds(pg.pids()) if pg else 0.0
+        rows = result["rows"]
+        ok = sum(r["ok"] for r in rows)
+        seconds = max(r["duration_us"] for r in rows) / 1e6
+        pct = {q: max(r[q] for r in rows) / 1000 for q in ("p50", "p95", "p99")}   # the worst process's
+        client_cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        return {
+            "database": db, "processes": processes, "bets/request": bets, "offered bets/s": round(rate),
+            "accepted bets/s": round(ok * bets / seconds), "requests/s": round(sum(r["requests"] for r in rows) / seconds),
+            "p50 ms": round(pct["p50"], 1), "p95 ms": round(pct["p95"], 1), "p99 ms": round(pct["p99"], 1),
+            "refused": sum(r["refused"] for r in rows), "errors": sum(r["errors"] + r["socket_errors"] for r in rows),
+            "server CPU": round((cpu1 - cpu0) / elapsed, 2), "PostgreSQL CPU": round((pg1 - pg0) / elapsed, 2) if pg else "",
+            "client CPU": round(client_cpu / elapsed, 2), "load avg": load,
+            "RSS start MiB": round(rss_start / 1024, 1), "RSS end MiB": round(sum(rss_kib(p) for p in pids) / 1024, 1),
+            "ledger ok": ledger_ok(bases[0]),
+        }
+    finally:
+        for proc, _ in servers:
+            proc.terminate()
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+# -- the broadcast --------------------------------------------------------------------------------------
+async def _watch(base: str, tokens: list[str], seconds: float) -> dict[str, list[float]]:
+    import websockets
+
+    ws_base = base.replace("http://", "ws://")
+    out: dict[str, list[float]] = {"outcome": [], "settlement": []}
+    ready = 0
+
+    async def one(token: str) -> None:
+        nonlocal ready
+        async with websockets.connect(f"{ws_base}/api/tables/ruleta-0/stream?token={token}", max_size=None,
+                                      open_timeout=60, ping_interval=None) as ws:
+            await ws.recv()                    # the snapshot
+            ready += 1
+            end = time.time() + seconds
+            while time.time() < end:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, end - time.time()))
+                except TimeoutError:
+                    break
+                now = time.time()
+                item = json.loads(raw)
+                if item.get("kind") in out:
+                    out[item["kind"]].append(now - item["ts"])
+
+    sem = asyncio.Semaphore(50)                 # connect a few at a time
+
+    async def gated(token: str) -> None:
+        async with sem:
+            pass
+        await one(token)
+
+    await asyncio.gather(*(gated(t) for t in tokens), return_exceptions=True)
+    return out
+
+
+def watch_client(base: str, token_file: str, seconds: float) -> None:
+    """Run as a subprocess: watch one table with the given sessions, print the latencies as JSON."""
+    tokens = json.loads(Path(token_file).read_text())
+    print(json.dumps(asyncio.run(_watch(base, tokens, seconds))), flush=True)
+
+
+def watchers(duration: float, tmp: Path) -> dict[str, Any]:
+    import httpx
+
+    config = tmp / "watch.toml"
+    write_config(config, WATCHERS, tables=1, timing="bets = 0.6, spin = 0.1, pause = 0.2")
+    url = f"sqlite:///{tmp / 'watch.db'}"
     proc, base = start_server(config, url)
     try:
-        time.sleep(1.0)
+        tokens = login_all(base, [f"p{i}" for i in range(WATCHERS)])
+        halves = [tokens[: WATCHERS // 2], tokens[WATCHERS // 2:]]
+        clients = []
+        import resource
+
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         rss_start = rss_kib(proc.pid)
-        names = [f"p{i}" for i in range(players)]
-        ctx = mp.get_context("spawn")
-        queue = ctx.Queue()
-        workers = [ctx.Process(target=load_worker, args=(base, names[k::2], pace, duration, WARMUP, queue)) for k in range(2)]
-        for w in workers:
-            w.start()
-        rss_warm = None
-        time.sleep(WARMUP + 1.0)
-        rss_warm = rss_kib(proc.pid)
-        results = [queue.get(timeout=duration + 120) for _ in workers]
-        for w in workers:
-            w.join(30)
-        rss_end = rss_kib(proc.pid)
-        latencies = sorted(x for r in results for x in r["latencies"])
-        ok = sum(r["ok"] for r in results)
-        inspector = httpx.post(f"{base}/api/login", json={"username": "inspector", "password": PASSWORD}).json()["token"]
-        ledger = httpx.get(f"{base}/api/ledger", headers={"Authorization": f"Bearer {inspector}"}, timeout=60).json()
-        return {
-            "database": db, "players": players, "tables": TABLES, "offered bets/s": round(players * pace),
-            "bets/s": round(ok / duration, 1),
-            "p50 ms": round(1000 * statistics.median(latencies), 1) if latencies else None,
-            "p99 ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 1) if latencies else None,
-            "refused (between rounds)": sum(r["closed"] for r in results),
-            "errors": sum(r["error"] for r in results),
-            "RSS start MiB": round(rss_start / 1024, 1), "RSS warm MiB": round((rss_warm or 0) / 1024, 1),
-            "RSS end MiB": round(rss_end / 1024, 1), "ledger ok": ledger.get("ok"),
-        }
+        cpu0, load = cpu_seconds([proc.pid]), load_average()
+        for k, half in enumerate(halves):
+            f = tmp / f"tokens{k}.json"
+            f.write_text(json.dumps(half))
+            pin = ["taskset", "-c", "1"] if two_cpus() else []
+            clients.append(subprocess.Popen([*pin, sys.executable, str(Path(__file__)), "--watch-client", base, str(f), str(duration + 20)],
+                                            stdout=subprocess.PIPE))
+        # One bettor keeps the wheel spinning (a round with nothing riding does not spin).
+        bettor = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {tokens[0]}"}, timeout=10)
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < duration + 20:
+            bettor.post("/api/tables/ruleta-0/bets", json={"bets": [{"kind": "red", "amount": 100}]},
+                        headers={"Idempotency-Key": os.urandom(8).hex()})
+            time.sleep(0.2)
+            if all(c.poll() is not None for c in clients):
+                break
+        elapsed = time.monotonic() - t0
+        results = [json.loads(c.communicate(timeout=120)[0].decode().splitlines()[-1]) for c in clients]
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        client_cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / elapsed
+        outcome = sorted(x for r in results for x in r["outcome"])
+        settle = sorted(x for r in results for x in r["settlement"])
+
+        def q(xs: list[float], f: float) -> float | None:
+            return round(1000 * xs[int(f * (len(xs) - 1))], 1) if xs else None
+
+        return {"watchers": WATCHERS, "deliveries": len(outcome), "spins": round(len(outcome) / WATCHERS, 1),
+                "outcome p50 ms": q(outcome, 0.5), "outcome p95 ms": q(outcome, 0.95), "outcome p99 ms": q(outcome, 0.99),
+                "settlement p99 ms": q(settle, 0.99), "server CPU": round((cpu_seconds([proc.pid]) - cpu0) / elapsed, 2),
+                "client CPU": round(client_cpu, 2),
+                "load avg": load, "RSS start MiB": round(rss_start / 1024, 1), "RSS end MiB": round(rss_kib(proc.pid) / 1024, 1),
+                "ledger ok": ledger_ok(base)}
     finally:
         proc.terminate()
         try:
@@ -247,43 +347,74 @@ def measure(db: str, url: str, players: int, pace: float, duration: float, tmp: 
             proc.kill()
 
 
-def run(duration: float = DURATION, players: int = PLAYERS, paces: tuple[float, ...] = (PACE, 1.0),
-        dbs: tuple[str, ...] = ("sqlite", "postgresql")) -> list[dict[str, Any]]:
-    """Each database at the aimed 1,000 bets/s offered, and at 200/s (below saturation, for the latency)."""
-    rows = []
-    for db in dbs:
-        for pace in paces:
-            rows.extend(_run_one(db, duration, players, pace))
+# -- the runs ---------------------------------------------------------------------------------------------
+RUNS = {
+    "sqlite-1": ("sqlite", 1, 1, RATE),
+    "sqlite-1-half": ("sqlite", 1, 1, RATE // 2),
+    "sqlite-10": ("sqlite", 1, 10, 6000),
+    "pg-1": ("postgresql", 1, 1, RATE),
+    "pg-10": ("postgresql", 1, 10, 6000),
+    "pg-curve-2": ("postgresql", 2, 1, RATE),
+    "pg-curve-3": ("postgresql", 3, 1, RATE),
+}
+
+
+def run(duration: float = DURATION, only: tuple[str, ...] = (*RUNS, "watchers")) -> list[dict[str, Any]]:
+    """SQLite and PostgreSQL at 1,000 bets/s offered one a request (SQLite also at 500/s, below saturation),
+    6,000/s offered ten a request, the PostgreSQL process curve, then the 1,000-watcher broadcast."""
+    rows: list[dict[str, Any]] = []
+    for name in only:
+        if name == "watchers":
+            continue
+        db, processes, bets, rate = RUNS[name]
+        tmp = Path(tempfile.mkdtemp(prefix="tapete-bench-"))
+        pg = None
+        try:
+            if db == "postgresql":
+                try:
+                    pg = Postgres()
+                except (RuntimeError, subprocess.CalledProcessError, OSError) as exc:
+                    rows.append({"database": db, "accepted bets/s": f"skipped: {exc}"})
+                    continue
+                url = pg.url
+            else:
+                url = f"sqlite:///{tmp / 'bench.db'}"
+            row = measure(db, url, processes, bets, rate, duration, tmp, pg)
+            print(row, flush=True)
+            rows.append(row)
+        except Exception as exc:  # noqa: BLE001 - one failed run must not lose the others
+            rows.append({"database": db, "processes": processes, "bets/request": bets, "accepted bets/s": f"failed: {exc}"[:200]})
+        finally:
+            if pg is not None:
+                pg.stop()
+            shutil.rmtree(tmp, ignore_errors=True)
+    global NOTE
+    NOTE = ("Latencies: every answered request, refusals between rounds included (wrk cannot tell them apart); "
+            "CPU: seconds of CPU per second of load (1.0 = one core). wrk is pinned to CPU 1, the server processes "
+            "unpinned (on a machine shared with other work a pinned server waits for its core); see the load average. "
+            "Refused: bets arriving while the wheel spins and the round settles (5 s of bets, then the spin).")
+    if "watchers" in only:
+        tmp = Path(tempfile.mkdtemp(prefix="tapete-bench-"))
+        try:
+            row = watchers(duration, tmp)
+        except Exception as exc:  # noqa: BLE001 - reported in place of the figures
+            row = {"watchers": WATCHERS, "outcome p99 ms": f"failed: {exc}"[:200]}
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        print(row, flush=True)
+        NOTE += ("\n\nBroadcast: 1,000 WebSocket watchers of one table (SQLite, one server process), from the spin's "
+                 "transaction to each watcher receiving the record (the watchers: two Python processes pinned to CPU 1).\n\n| " + " | ".join(row) + " |\n|" + "---|" * len(row)
+                 + "\n| " + " | ".join(str(v) for v in row.values()) + " |")
     return rows
 
 
-def _run_one(db: str, duration: float, players: int, pace: float) -> list[dict[str, Any]]:
-    tmp = Path(tempfile.mkdtemp(prefix="tapete-bench-"))
-    pg = None
-    try:
-        if db == "postgresql":
-            try:
-                pg = Postgres()
-            except (RuntimeError, subprocess.CalledProcessError, OSError) as exc:
-                return [{"database": db, "bets/s": f"skipped: {exc}"}]
-            url = pg.url
-        else:
-            url = f"sqlite:///{tmp / 'bench.db'}"
-        row = measure(db, url, players, pace, duration, tmp)
-        print(row, flush=True)
-        return [row]
-    finally:
-        if pg is not None:
-            pg.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
-
-
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--watch-client":
+        watch_client(sys.argv[2], sys.argv[3], float(sys.argv[4]))
+        sys.exit(0)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--duration", type=float, default=DURATION)
-    parser.add_argument("--players", type=int, default=PLAYERS)
-    parser.add_argument("--pace", type=float, default=PACE)
-    parser.add_argument("--db", default="sqlite,postgresql")
+    parser.add_argument("--only", default=",".join([*RUNS, "watchers"]))
     args = parser.parse_args()
-    for row in run(args.duration, args.players, (args.pace,), tuple(args.db.split(","))):
+    for row in run(args.duration, tuple(args.only.split(","))):
         print(row)

@@ -26,6 +26,9 @@ from tapete.server import audit, cage, circle, ledger, privacy, security, staff_
 from tapete.server.auth import Auth, User, check_password
 from tapete.server.config import CasinoConfig
 from tapete.server.db import Database, bets, casino_tables, ledger_tx, postings, rounds, users
+from tapete.server.fanout import Fanout
+from tapete.server.fanout import dumps as fanout_dumps
+from tapete.server.lane import BetLane
 from tapete.server.models import (
     ActIn,
     BetsIn,
@@ -98,6 +101,22 @@ class Server:
         self.aliases = privacy.Aliases(self.db)
         self.started = time.time()
         self._layouts: dict[str, list[dict[str, Any]]] = {}
+        self._draining: set[str] = set()
+
+    def drain(self, table_id: str) -> None:
+        """Make sure a writer is on the table's queue of bets (one at a time per table, on the event loop)."""
+        if table_id not in self._draining:
+            self._draining.add(table_id)
+            asyncio.get_running_loop().create_task(self._drain(table_id))
+
+    async def _drain(self, table_id: str) -> None:
+        import anyio.to_thread
+
+        try:
+            while self.service.batches.pending(table_id):
+                await anyio.to_thread.run_sync(self.service.batches.flush, table_id)
+        finally:
+            self._draining.discard(table_id)
 
     def layout(self, table_id: str) -> list[dict[str, Any]]:
         """The bet kinds and targets of a fresh table (cached: they follow from the configured limits)."""
@@ -167,6 +186,7 @@ def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: 
         detail = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}" for e in exc.errors()[:5])
         return JSONResponse({"error": {"code": "bad-request", "message": detail}}, status_code=422)
 
+    app.add_middleware(BetLane)          # inside the edge middleware installed next (lane.py)
     security.install(app, config.security)
     routes(app, server)
     web.mount(app, server)
@@ -176,6 +196,7 @@ def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: 
 # ---------------------------------------------------------------------------------------------------
 def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place lists the whole API
     service, auth, db = server.service, server.auth, server.db
+    fanout = Fanout()
 
     def need(user: User, *roles: str) -> None:
         if not user.has(*roles):
@@ -421,14 +442,17 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         return report
 
     # -- play --------------------------------------------------------------------------------------
-    @app.post("/api/tables/{table_id}/bets", tags=["play"])
-    def place_bets(table_id: str, body: BetsIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
-        """Place one or more bets (one request, one transaction) while bets are open."""
+    @app.post("/api/tables/{table_id}/bets", tags=["play"], response_model=None)
+    async def place_bets(table_id: str, body: BetsIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> Response:
+        """Place one or more bets while bets are open: group-committed with the other bets reaching the
+        table meanwhile (batch.py), answered once the transaction holding them has committed."""
         service.spec(table_id)
         if not user.has("player"):
             raise TapeteError("forbidden", "only players bet")
         items = [b.model_dump() for b in body.bets]
-        return service.place_bets(table_id, user.username, items, idem(user, idempotency_key, request, body))
+        queued = service.batches.submit(table_id, user.username, items, idem(user, idempotency_key, request, body))
+        server.drain(table_id)
+        return Response(fanout_dumps(await asyncio.wrap_future(queued.future)), media_type="application/json")
 
     @app.post("/api/tables/{table_id}/acts", tags=["play"])
     def act(table_id: str, body: ActIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
@@ -635,22 +659,33 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
             await websocket.send_json({"type": "snapshot", **await asyncio.to_thread(public, table_id, snapshot, viewer)})
             after = snapshot["seq"]
             reader = asyncio.create_task(_drain(websocket))
+            staff = sees_table(viewer, table_id, "croupier", "chief", "inspector")
             while not reader.done():
-                getter = asyncio.create_task(queue.get())
-                done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
-                if getter not in done:
-                    getter.cancel()
-                    break
-                item = getter.result()
-                if item.get("type") == "resync":
-                    snapshot = await asyncio.to_thread(_snapshot, service, db, table_id)
-                    after = snapshot["seq"]
-                    await websocket.send_json({"type": "snapshot", **await asyncio.to_thread(public, table_id, snapshot, viewer)})
-                elif item["seq"] > after:
-                    after = item["seq"]
-                    if circle_table and not sees_table(viewer, table_id, "croupier", "chief", "inspector"):
-                        item = privacy.strip_seed(item)
-                    await websocket.send_json(await asyncio.to_thread(public, table_id, item, viewer))
+                items = []
+                if queue.empty():
+                    getter = asyncio.create_task(queue.get())
+                    done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
+                    if getter not in done:
+                        getter.cancel()
+                        break
+                    items.append(getter.result())
+                while not queue.empty():          # a backlog is taken at once: no task and no wait per record
+                    items.append(queue.get_nowait())
+                for item in items:
+                    if item.get("type") == "resync":
+                        snapshot = await asyncio.to_thread(_snapshot, service, db, table_id)
+                        after = snapshot["seq"]
+                        await websocket.send_json({"type": "snapshot", **await asyncio.to_thread(public, table_id, snapshot, viewer)})
+                    elif item["seq"] > after:
+                        after = item["seq"]
+                        if circle_table:
+                            await websocket.send_json(await asyncio.to_thread(
+                                public, table_id, item if staff else privacy.strip_seed(item), viewer))
+                            continue
+                        # Serialised once per view, shared by every watcher of that view (fanout.py).
+                        view = "staff" if staff else viewer.username if viewer.username in fanout.named(table_id, item) else ""
+                        await websocket.send_text(await fanout.text(
+                            (table_id, item["seq"], view), lambda item=item: public(table_id, item, viewer)))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

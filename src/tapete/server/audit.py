@@ -41,6 +41,22 @@ def append(conn: Connection, table_id: str, prev_seq: int, prev_hash: str, ts: f
     return seq, h
 
 
+def append_many(conn: Connection, table_id: str, prev_seq: int, prev_hash: str, ts: float,
+                records: list[tuple[str, str | None, dict[str, Any]]]) -> tuple[int, str]:
+    """`append` for several records of one transaction: the chain computed in order, the rows written in
+    one statement (a batch of bets is many records)."""
+    rows, seq, h = [], prev_seq, prev_hash
+    for kind, actor, data in records:
+        seq += 1
+        new = record_hash(h, seq, ts, kind, actor, data)
+        rows.append({"table_id": table_id, "seq": seq, "ts": ts, "kind": kind, "actor": actor, "data": data,
+                     "prev_hash": h, "hash": new})
+        h = new
+    if rows:
+        conn.execute(_APPEND, rows)
+    return seq, h
+
+
 _APPEND = insert(events)
 
 

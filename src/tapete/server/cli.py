@@ -52,8 +52,10 @@ def serve(
     typer.echo(f"tapete: http://{host}:{port}/   (the lobby; API: /api/tables, docs: http://{host}:{port}/docs)")
     # proxy_headers off: uvicorn would take X-Forwarded-For from any local peer; the app's edge honours it
     # only from security.trusted_proxies (tapete/server/security.py)
+    # ws_per_message_deflate off: a stream record is a few hundred bytes, and compressing it once per watcher
+    # cost more than serialising it (docs/performance.md, the 1,000-watcher broadcast)
     uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False, timeout_graceful_shutdown=3,
-                proxy_headers=False)
+                proxy_headers=False, ws_per_message_deflate=False)
 
 
 def verify(file: Annotated[str, typer.Argument(help="a round record (GET /api/rounds/ID), or - for stdin")]) -> None:

@@ -65,8 +65,12 @@ class Broadcaster:
             subs = list(self._subs.get(table_id, ()))
             if records and table_id in self._seen:
                 self._seen[table_id] = max(self._seen[table_id], records[-1]["seq"])
+        items = [{"type": "event", **r} for r in records]      # shared by every subscriber: never changed
+        by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Queue[Any]]] = {}
         for loop, queue in subs:
-            loop.call_soon_threadsafe(_put_all, queue, [{"type": "event", **r} for r in records])
+            by_loop.setdefault(loop, []).append(queue)
+        for loop, queues in by_loop.items():       # one wake-up of each loop, not one per subscriber
+            loop.call_soon_threadsafe(_put_all_queues, queues, items)
 
     # -- PostgreSQL: LISTEN/NOTIFY -------------------------------------------------------------------
     def publish_local(self, table_id: str, records: list[dict[str, Any]]) -> None:
@@ -120,6 +124,11 @@ class Broadcaster:
         """PostgreSQL: start reading the table's log after `seq` (the first subscriber's snapshot)."""
         with self._lock:
             self._seen.setdefault(table_id, seq)
+
+
+def _put_all_queues(queues: list[asyncio.Queue[Any]], items: list[Any]) -> None:
+    for queue in queues:
+        _put_all(queue, items)
 
 
 def _put_all(queue: asyncio.Queue[Any], items: list[Any]) -> None:

@@ -36,6 +36,7 @@ from tapete.engine.game import Game
 from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
 from tapete.server import audit, banker, circle, ledger, privacy, staff_log
+from tapete.server.batch import BetBatches
 from tapete.server.config import CasinoConfig, TableConfig, check_table_values
 from tapete.server.db import Database, bets, casino_tables, idempotency, rounds
 from tapete.server.fairness import commitment, draw_rng, event_document, new_seed, pick
@@ -91,6 +92,7 @@ class Ctx:
     coup: dict[str, Any] | None = None   # the coup's last state before the engine cleared it (the pages' last coup)
     bets_applied: bool = False           # bets applied in place on the cached state: the log records them
     touched: bool = False                # an in-place apply began: on failure the cached state is suspect
+    applied: int = 0                     # in-place applies begun (a batch tells a bet refused before it)
     records: list[tuple[str, str | None, dict[str, Any]]] = field(default_factory=list)
     open_bets: dict[str, dict[str, Any]] | None = None
     new_bets: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -137,6 +139,7 @@ class TableService:
         # arriving meanwhile is refused at once instead of waiting (and holding a worker and a connection)
         # for the lock only to be refused after it.
         self._closed_busy: dict[str, int] = {}
+        self.batches = BetBatches(self)     # bets are group-committed per table (batch.py)
 
     # -- plumbing ----------------------------------------------------------------------------------
     def spec(self, table_id: str) -> TableConfig:
@@ -153,6 +156,15 @@ class TableService:
         """Run `fn` in one write transaction on the locked table; answer an idempotent replay from the
         record of the first request (same key, same body) without doing anything again."""
         spec = self.spec(table_id)
+        if not bet:    # no va más (any operation but a bet) first writes the bets already queued for the table
+            with self.batches.table_lock(table_id):
+                self.batches.flush(table_id)
+                return self._run_now(spec, actor, fn, idem)
+        return self._run_now(spec, actor, fn, idem, bet)
+
+    def _run_now(self, spec: TableConfig, actor: str | None, fn: Callable[[Ctx], Any],
+                 idem: tuple[str, str] | None = None, bet: bool = False) -> Any:
+        table_id = spec.id
         if bet and table_id in self._closed_busy:      # refused without queueing for the lock (see _closed_busy)
             return self._run(spec, actor, fn, idem, bet, refuse=True)
         if self.db.is_sqlite:     # publish in commit order: hold the single writer's lock until delivered
@@ -252,9 +264,10 @@ class TableService:
         values = {k: ctx.row[k] for k in ctx.dirty}
         published = []
         seq, h = ctx.row["log_seq"], ctx.row["log_hash"]
-        for kind, actor, data in ctx.records:
-            seq, h = audit.append(conn, ctx.table_id, seq, h, ctx.now, kind, actor, data)
-            published.append({"table": ctx.table_id, "seq": seq, "ts": ctx.now, "kind": kind, "actor": actor, "data": data})
+        first = seq
+        seq, h = audit.append_many(conn, ctx.table_id, seq, h, ctx.now, ctx.records)
+        for i, (kind, actor, data) in enumerate(ctx.records, start=first + 1):
+            published.append({"table": ctx.table_id, "seq": i, "ts": ctx.now, "kind": kind, "actor": actor, "data": data})
         if ctx.state_changed:    # a snapshot; bets applied in place need none: their log records replay on the last one
             values["state"] = json.dumps(to_json(ctx.state)) if ctx.state is not None else None
             values["state_seq"] = seq
@@ -318,7 +331,11 @@ class TableService:
 
     # -- public operations -------------------------------------------------------------------------
     def place_bets(self, table_id: str, user: str, items: list[dict[str, Any]], idem: tuple[str, str] | None = None) -> Any:
-        return self.run(table_id, user, lambda ctx: op_bets(ctx, user, items), idem, bet=True)
+        """Queue the bets and write the table's queue (the HTTP endpoint awaits its answer instead)."""
+        self.spec(table_id)
+        request = self.batches.submit(table_id, user, items, idem)
+        self.batches.flush(table_id)
+        return request.future.result()
 
     def act(self, table_id: str, user: str, roles: set[str], body: dict[str, Any], cards: list[Any] | None = None,
             idem: tuple[str, str] | None = None) -> Any:
@@ -489,24 +506,44 @@ def apply_bet(ctx: Ctx, event: Any, extra: dict[str, Any]) -> None:
     """A bet, applied in place on the state (no copy: bets are the hot path). Any failure of the
     transaction drops the cached state, which is then rebuilt from the database."""
     ctx.touched = True
+    ctx.applied += 1
     guarded(ctx.game.apply, ctx.state, event)
     ctx.bets_applied = True
     ctx.emit("bet", {"event": event_document(event), **extra})
+
+
+# What a bet alone stakes on a fresh table of given limits: a pure function of the game, the jurisdiction, the
+# table's keys and the bet (its id and player aside), so remembered (bounded; cleared when full). Opening the
+# probe table was the largest part of a bet's engine time (docs/performance.md).
+_PROBED: dict[tuple[str, str, str, str, str], int] = {}
+_PROBED_MAX = 4096
 
 
 def probe_staked(ctx: Ctx, event: Any) -> int:
     """What a new bet stakes, as the engine counts it (an announced bet is chips x value, an insured bet
     adds its premium): settled alone on a fresh table of the same limits, so the cost does not grow with
     the bets already on the layout; the whole state's settlement where that probe cannot be made."""
+    table = getattr(ctx.state, "table", None)
+    limits = dict(table if isinstance(table, dict) else ctx.row["config"])
     try:
-        table = getattr(ctx.state, "table", None)
-        probe = ctx.game.open(ctx.jurisdiction, dict(table if isinstance(table, dict) else ctx.row["config"]),
-                              *([[]] if ctx.game.uses_shoe else []))
+        doc = {k: v for k, v in event_document(event)["bet"].items() if k not in ("id", "player")}
+        key = (ctx.game.id, ctx.jurisdiction, ctx.rounding, json.dumps(limits, sort_keys=True), json.dumps(doc, sort_keys=True))
+    except Exception:  # noqa: BLE001 - a bet without a plain document: probed every time
+        key = None
+    if key is not None and key in _PROBED:
+        return _PROBED[key]
+    try:
+        probe = ctx.game.open(ctx.jurisdiction, limits, *([[]] if ctx.game.uses_shoe else []))
         ctx.game.apply(probe, event)
-        return ctx.game.settle(probe).document(rounding=ctx.rounding)["bets"][event.id]["staked"]  # type: ignore[arg-type]
+        staked = ctx.game.settle(probe).document(rounding=ctx.rounding)["bets"][event.id]["staked"]  # type: ignore[arg-type]
     except Exception:  # noqa: BLE001 - fall back to the exact, slower way
         doc = settlement_doc(ctx)
         return doc["bets"][event.id]["staked"] if doc and event.id in doc["bets"] else event.amount
+    if key is not None:
+        if len(_PROBED) >= _PROBED_MAX:
+            _PROBED.clear()
+        _PROBED[key] = staked
+    return staked
 
 
 def settlement_doc(ctx: Ctx) -> dict[str, Any] | None:

@@ -133,8 +133,11 @@ class RouletteGame(Game):
         return keys
 
     def _max_keys(self) -> list[str]:
-        kinds = {k for r in self._rules.values() for k in r.kinds}
-        return [k for k in ALL_KINDS if k in kinds and k not in SIMPLE] + (["simple"] if kinds & set(SIMPLE) else [])
+        cached = self.__dict__.get("_max_keys_cached")      # the rules never change: computed once (every bet asks)
+        if cached is None:
+            kinds = {k for r in self._rules.values() for k in r.kinds}
+            cached = self._max_keys_cached = [k for k in ALL_KINDS if k in kinds and k not in SIMPLE] + (["simple"] if kinds & set(SIMPLE) else [])
+        return list(cached)
 
     # -- table and limits --------------------------------------------------------------------------
     def _limits(self, rules: RouletteRules, table: dict[str, Any]) -> TableLimits:
