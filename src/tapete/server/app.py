@@ -8,8 +8,6 @@ documents: `{"error": {"code", "message", "source"?, "bet"?}}` with an HTTP stat
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import logging
 import time
 from contextlib import asynccontextmanager
@@ -236,8 +234,7 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
                 raise TapeteError("idempotency-key-required", "a request that moves money needs an Idempotency-Key header")
             return None
         payload = body.model_dump(mode="json") if hasattr(body, "model_dump") else body
-        fingerprint = hashlib.sha256(f"{request.method} {request.url.path} {json.dumps(payload, sort_keys=True)}".encode()).hexdigest()
-        return f"{user.username}:{key}", fingerprint
+        return f"{user.username}:{key}", security.fingerprint(request.method, request.url.path, payload)
 
     # -- service -----------------------------------------------------------------------------------
     @app.get("/api/health", tags=["service"])

@@ -11,8 +11,6 @@ computed exactly as the endpoint does, so a retry may take either path.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from typing import Any
 
@@ -21,6 +19,7 @@ from pydantic import ValidationError
 from tapete.core.errors import TapeteError
 from tapete.server.fanout import dumps
 from tapete.server.models import BetsIn
+from tapete.server.security import fingerprint, replay_body
 
 PATH = re.compile(r"^/api/tables/([^/]+)/bets$")
 
@@ -48,7 +47,7 @@ class BetLane:
                 break
         lane = self._plain(server, scope, found.group(1), body) if server is not None else None
         if lane is None:                               # not the plain case: the endpoint answers
-            await self.app(scope, _replay(body, receive), send)
+            await self.app(scope, replay_body(body, receive), send)
             return
         table_id, user, items, idem = lane
         try:
@@ -79,19 +78,5 @@ class BetLane:
             model = BetsIn.model_validate_json(body)
         except ValidationError:
             return None
-        payload = json.dumps(model.model_dump(mode="json"), sort_keys=True)
-        fingerprint = hashlib.sha256(f"POST {scope['path']} {payload}".encode()).hexdigest()
-        return table_id, user.username, [b.model_dump() for b in model.bets], (f"{user.username}:{key}", fingerprint)
-
-
-def _replay(body: bytes, receive: Any) -> Any:
-    sent = False
-
-    async def again() -> dict[str, Any]:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return again
+        digest = fingerprint("POST", scope["path"], model.model_dump(mode="json"))
+        return table_id, user.username, [b.model_dump() for b in model.bets], (f"{user.username}:{key}", digest)

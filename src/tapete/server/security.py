@@ -15,6 +15,7 @@ docs/server.md §security lists the threat model and the test of each point.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import secrets
@@ -104,7 +105,7 @@ class Edge:
             if b"\x00" in body or JSON_NUL.search(body):
                 await _refuse(send, 400, "bad-request", "a NUL character is not accepted in a request")
                 return
-            receive = _replay(bytes(body), receive)
+            receive = replay_body(bytes(body), receive)
         await self.app(scope, receive, _with_headers(scope, send))
 
     def _forwarded(self, scope: dict[str, Any]) -> dict[str, Any]:
@@ -169,7 +170,13 @@ def _header(scope: dict[str, Any], name: bytes) -> str | None:
     return None
 
 
-def _replay(body: bytes, receive: Any) -> Any:
+def fingerprint(method: str, path: str, payload: Any) -> str:
+    """What an Idempotency-Key retry must repeat: the method, the path and the body, canonical JSON. One function
+    for the endpoints and the bet lane, so a retry may take either path."""
+    return hashlib.sha256(f"{method} {path} {json.dumps(payload, sort_keys=True)}".encode()).hexdigest()
+
+
+def replay_body(body: bytes, receive: Any) -> Any:
     sent = False
 
     async def again() -> dict[str, Any]:
