@@ -1,6 +1,6 @@
 """Craps in the browser: a pass line bet on the come-out, the croupier's console keying the dice, the
-puck going ON at the point, odds taken behind the line, the point made; and a game of the generic page
-(boule) really played through it."""
+puck going ON at the point, odds taken behind the line, the point made; and boule on its cloth
+really played through it."""
 
 from __future__ import annotations
 
@@ -51,16 +51,14 @@ def test_craps_come_out_and_point(server: Any, people: Any) -> None:
     page.wait_for_function(f"document.getElementById('balance').dataset.cents === '{final}'")
 
 
-def test_generic_page_plays_boule(server: Any, people: Any) -> None:
+def test_boule_cloth_plays_a_number(server: Any, people: Any) -> None:
     server.call("croupier", "POST", "/api/tables/bola/open")
     luis = people("luis")
     page = luis.open("/tables/bola")
     page.wait_for_selector("#phase[data-phase='betting']")
     start = server.call("luis", "GET", "/api/me")["balance"]
-    page.get_by_label("Bet", exact=True).select_option("number")
-    page.get_by_label("Target").select_option(label="5")
-    page.get_by_label("Amount (€)").fill("2")
-    page.get_by_role("button", name="Place").click()
+    page.get_by_role("radio", name="Chip €2.00").click()
+    page.locator(".boule-numbers .spot[data-on='5']").click()            # the boule cloth (games/boule.js)
     page.wait_for_selector("#my-bets li[data-bet]")
     server.call("croupier", "POST", "/api/tables/bola/outcome", {"value": 5})
     server.call("croupier", "POST", "/api/tables/bola/confirm")

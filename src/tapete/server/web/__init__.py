@@ -10,6 +10,7 @@ through the same JSON API and WebSocket as any client. Every rule stays in the e
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,7 @@ LOBBY_WATCHERS = 1000      # open lobby streams at once (it needs no session); m
 FAMILIES = {  # game id -> the page's module (static/games/<family>.js); every other game: generic.js
     "roulette-french": "roulette", "roulette-american": "roulette", "roulette-french-short": "roulette",
     "blackjack": "blackjack", "punto-banca": "baccarat", "craps": "craps",
+    "boule": "boule", "wheel-of-fortune": "wheel", "trente-quarante": "trente",
 }
 
 
@@ -126,7 +128,7 @@ def mount(app: FastAPI, server: Server) -> None:
         info = game.info()
         page = {"page": role, "table": summary, "family": family(spec.game), "layout": server.layout(table_id),
                 "kinds": info["kinds"], "verbs": info["verbs"], "outcome_names": list(game.outcome_names),
-                "uses_shoe": game.uses_shoe, "wheel": wheel_order(spec.game),
+                "uses_shoe": game.uses_shoe, "wheel": wheel_order(spec.game), "payouts": payouts(game, spec.jurisdiction),
                 "bet_fields": sorted(game.extra_bet_fields),
                 "places": int(spec.table.get("boxes") or spec.seats or 7)}     # boxes or seats to pick from
         return render(request, template, f"{summary['name']} · {name}", page, table=summary, game_name=name)
@@ -227,8 +229,22 @@ def mount(app: FastAPI, server: Server) -> None:
 
 
 
-def wheel_order(game_id: str) -> list[int]:
-    """The numbers round the wheel (the racetrack of announced bets), for roulette games."""
+def payouts(game: Any, jurisdiction: str) -> dict[str, str]:
+    """Each symbol's or kind's payout as "X:1" where the game's rules name them one by one (boule's number and
+    chances, the wheel of fortune's symbols), for the cloth to print; {} elsewhere."""
+    from tapete.core.money import format_ratio
+
+    table = getattr(game.rules.get(jurisdiction), "payouts", None)
+    return {str(k): format_ratio(v) for k, v in table.items()} if isinstance(table, Mapping) else {}
+
+
+def wheel_order(game_id: str) -> list[int | str]:
+    """The cells round the wheel: roulette's numbers (the racetrack of announced bets), the wheel of fortune's
+    54 cells (one drawing of them, docs/rulings.md#wheel-cells)."""
+    if game_id == "wheel-of-fortune":
+        from tapete.games.wheel_of_fortune import CELLS
+
+        return list(CELLS)
     if not game_id.startswith("roulette"):
         return []
     from tapete.games.roulette.layout import WHEEL_ORDER
