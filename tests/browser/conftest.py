@@ -41,8 +41,6 @@ TABLES: list[dict[str, Any]] = [
      "auto": False, "table": {"minimum": 1000}},
     {"id": "tq", "name": "Treinta y cuarenta", "game": "trente-quarante", "jurisdiction": "ES", "source": "rng", "auto": False,
      "table": {"minimum": 500}},
-    {"id": "tq-live", "name": "Treinta y cuarenta en vivo", "game": "trente-quarante", "jurisdiction": "ES",
-     "source": "croupier", "auto": False, "table": {"minimum": 500}},     # the croupier keys the cards: a 31-31
     {"id": "dados", "name": "Dados en vivo", "game": "craps", "jurisdiction": "ES", "source": "croupier", "auto": False,
      "table": {"minimum": 100}},
     {"id": "tripoker", "name": "Tripóquer", "game": "tripoker", "jurisdiction": "ES-AN", "source": "rng", "auto": False,

@@ -6,14 +6,27 @@ in what a player reads, axe-core with no serious or critical violation. Screensh
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tests.browser.conftest import TABLES, LiveServer
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 BET_ID = re.compile(r"\bb\d+\b")
 SIZES = pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1280x800", "390x844"])
+# this module's own casino: the three tables, and a trente et quarante whose croupier keys the cards (a 31-31)
+LIVE_TQ = {"id": "tq-live", "name": "Treinta y cuarenta en vivo", "game": "trente-quarante", "jurisdiction": "ES",
+           "source": "croupier", "auto": False, "table": {"minimum": 500}}
+MINE = [t for t in TABLES if t["id"] in ("bola", "fortuna", "tq")] + [LIVE_TQ]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    live = LiveServer(tmp_path_factory.mktemp("casino"), MINE).start()
+    yield live
+    live.stop()
 
 
 def sideways(page: Any) -> int:
@@ -196,3 +209,27 @@ def test_the_three_cloths_in_every_catalog_language(server: Any, people: Any, la
         assert re.search(r"\d,\d\d\s€", text), (table, lang)                 # euros in the locale's format
 
 
+
+
+def test_boule_chips_and_cloth_within_a_handful_of_keys(server: Any, people: Any) -> None:
+    """The skip link to the chip rack, one Shift+Tab back onto the cloth; the arrow keys across the numbers and
+    Enter bets the chosen chip on the focused one."""
+    server.call("croupier", "POST", "/api/tables/bola/open")
+    page = people("luis").open("/tables/bola")
+    page.wait_for_selector("#phase[data-phase='betting']")
+    before = page.locator("#my-bets li[data-bet]").count()
+    for _ in range(2):
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "skip-chips"
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.getAttribute('role')") == "radio"
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.classList.contains('spot')")           # back on the cloth
+    page.locator(".boule-numbers .spot[data-on='5']").focus()
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate("document.activeElement.dataset.on") == "2"
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.querySelectorAll('#my-bets li[data-bet]').length > {before}")
+    assert "2" in page.locator("#my-bets li[data-bet]").last.inner_text()
