@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ SIZES = pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1280x800", "390x
 # this module's own casino: the three tables, and a trente et quarante whose croupier keys the cards (a 31-31)
 LIVE_TQ = {"id": "tq-live", "name": "Treinta y cuarenta en vivo", "game": "trente-quarante", "jurisdiction": "ES",
            "source": "croupier", "auto": False, "table": {"minimum": 500}}
+BUILD = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 MINE = [t for t in TABLES if t["id"] in ("bola", "fortuna", "tq")] + [LIVE_TQ]
 
 
@@ -200,12 +202,17 @@ def test_trente_et_quarante_refait_in_a_sentence_and_the_bet_in_prison(server: A
 
 @pytest.mark.parametrize("lang", ["es", "gl", "ca"])
 def test_the_three_cloths_in_every_catalog_language(server: Any, people: Any, lang: str) -> None:
-    person = people("luis", lang="es")
+    """The cloths in Spanish, Galician and Catalan, euros in the locale's format, on a phone; no engine log
+    (its lines name bets by id: "pays b1")."""
+    BUILD.mkdir(parents=True, exist_ok=True)
+    person = people("luis", lang="es", viewport=PHONE)
     for table, word in (("bola", {"es": "Falta", "gl": "Falta", "ca": "Falta"}), ("fortuna", {"es": "Jóker rojo", "gl": "Jóker vermello",
                         "ca": "Jòquer vermell"}), ("tq", {"es": "Inverso", "gl": "Inverso", "ca": "Invers"})):
         page = person.open(f"/tables/{table}?lang={lang}")
         text = shown_text(page)
-        assert word[lang] in text and "{" not in text, (table, lang)
+        assert word[lang] in text and "{" not in text and not BET_ID.search(text), (table, lang, text[:600])
+        assert sideways(page) <= 0, (table, lang)
+        page.screenshot(path=str(BUILD / f"lang-{table}-{lang}-390.png"))     # to look at, never in docs/
         assert re.search(r"\d,\d\d\s€", text), (table, lang)                 # euros in the locale's format
 
 

@@ -2,7 +2,7 @@
 // or black), the six simple chances on the two sides as cloth areas, each with its payout from the engine's
 // rules; the last number marked on the cloth and in words. Keyboard: Tab between the spots, the arrow keys
 // across the numbers, Enter/Space bets the chosen chip.
-import { el, engineLog, markSpots, say, spotButton, t } from "../app.js";
+import { el, markSpots, say, spotButton, t } from "../app.js";
 
 const RED = new Set([2, 4, 7, 9]);           // 001:344 — 1, 3, 6, 8 black; the 5 yellow
 const LEFT = ["odd", "red", "low"];
@@ -39,8 +39,7 @@ export function init(node, ctx) {
       el("div", { class: "boule-middle" }, numbers,
         el("p", { class: "boule-pays" }, `${t("boule_number")}: ${t("pays")} ${ctx.page.payouts?.number ?? ""}`)),
       el("div", { class: "boule-side right" }, RIGHT.map((k) => chance(ctx, k, offered)))),
-    el("p", { class: "boule-five" }, t("boule_five")),
-    el("div", { class: "engine-log", "aria-live": "polite" }));
+    el("p", { class: "boule-five" }, t("boule_five")));
 }
 
 function arrows(e) {
@@ -63,5 +62,4 @@ export function update(ctx) {
     root.querySelector(`.boule-numbers [data-on="${last}"]`)?.classList.add("win");
     for (const [kind, nums] of Object.entries(COVERS)) if (nums.includes(last)) root.querySelector(`.chance.${kind}`)?.classList.add("win");
   }
-  engineLog(root.querySelector(".engine-log"), ctx.view?.log, 4);
 }

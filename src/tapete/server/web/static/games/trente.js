@@ -2,7 +2,7 @@
 // four chances (black, red, colour, inverse) as cloth spots with their payout, insurance against the 31 tie
 // where the game takes it, bets in prison marked on their spot, and the coup's verdict in a sentence (the
 // winners as the engine announced them; a 31-31 refait and an equal-points coup explained).
-import { card, el, engineLog, markSpots, page, say, spotButton, t } from "../app.js";
+import { card, el, markSpots, page, say, spotButton, t } from "../app.js";
 
 const WORDS = { negro: "black", rojo: "red", color: "color", inverso: "inverse" };   // the engine's announcement
 let root = null;
@@ -30,8 +30,7 @@ export function init(node, ctx) {
     el("div", { class: "spot-board tq-cloth", id: "spot-board", role: "group", "aria-label": t("bet_on") },
       ctx.page.layout.map((k) => spot(cloth, k))),
     insurable ? el("p", { class: "tq-insure" }, insured, " ", el("label", { for: "tq-insure" }, t("tq_insure"))) : null,
-    el("p", { class: "tq-shoe muted", id: "tq-shoe" }),
-    el("div", { class: "engine-log", "aria-live": "polite" }));
+    el("p", { class: "tq-shoe muted", id: "tq-shoe" }));
 }
 
 function row(node, which, cards, total, first) {
@@ -80,7 +79,6 @@ export function update(ctx) {
   const shoe = live.shoe;
   // an electronic shoe's count (a live table's croupier keys the cards he deals: no count to show)
   root.querySelector("#tq-shoe").textContent = shoe && page.table.source !== "croupier" ? say("tq_shoe", { n: shoe.remaining }) : "";
-  engineLog(root.querySelector(".engine-log"), st.log, 6);
 }
 
 export function history(ctx) {

@@ -1,7 +1,7 @@
 // The wheel of fortune: its 54 cells drawn round a wheel (the engine's one drawing of them,
 // docs/rulings.md#wheel-cells), a spot per symbol with its cells and its payout from the jurisdiction's rules,
 // the last result turned under the pointer and named in words, a void spin explained in a sentence.
-import { el, engineLog, markSpots, say, spotButton, t } from "../app.js";
+import { el, markSpots, say, spotButton, t } from "../app.js";
 
 const COLOURS = { 24: "#f3d34a", 15: "#5aa9e6", 7: "#b58ad9", 4: "#7fd18b", 2: "#f39a4a", "joker-red": "#d3212d", "joker-black": "#1a1a1a" };
 const VOIDS = [["fewer than four turns", "few-turns"], ["pin", "pin"], ["obstruct", "obstruction"]];
@@ -40,8 +40,7 @@ export function init(node, ctx) {
     el("div", { class: "fw-top" }, wheel(ctx.page.wheel || []),
       el("div", { class: "fw-news" }, el("p", { id: "fw-last", role: "status" }, t("wheel_none")),
         el("p", { id: "fw-void", class: "fw-void", role: "status", hidden: true }))),
-    el("div", { class: "fw-spots", role: "group", "aria-label": t("bet_on") }, spots(ctx)),
-    el("div", { class: "engine-log", "aria-live": "polite" }));
+    el("div", { class: "fw-spots", role: "group", "aria-label": t("bet_on") }, spots(ctx)));
 }
 
 function voidWhy(log) {
@@ -73,7 +72,6 @@ export function update(ctx) {
   const voided = root.querySelector("#fw-void");
   voided.hidden = !st.voided;
   voided.textContent = st.voided ? say("wheel_void", { why: voidWhy(st.log) }) : "";
-  engineLog(root.querySelector(".engine-log"), st.log, 4);
 }
 
 export function history(ctx) {
