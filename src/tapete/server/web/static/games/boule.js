@@ -52,7 +52,7 @@ function arrows(e) {
 
 export function update(ctx) {
   markSpots(root, ctx);
-  const last = (ctx.view?.history ?? ctx.summary.history ?? []).at(-1);
+  const last = (ctx.summary.history?.length ? ctx.summary.history : ctx.view?.history ?? []).at(-1);
   for (const b of root.querySelectorAll(".spot.win")) b.classList.remove("win");
   const line = root.querySelector("#boule-last");
   if (last === undefined) { line.textContent = t("no_number_yet"); line.dataset.last = ""; }

@@ -52,7 +52,7 @@ function voidWhy(log) {
 export function update(ctx) {
   markSpots(root, ctx);
   const st = ctx.view || {};
-  const last = (st.history ?? ctx.summary.history ?? []).at(-1);
+  const last = (ctx.summary.history?.length ? ctx.summary.history : st.history ?? []).at(-1);
   const cells = ctx.page.wheel || [];
   for (const b of root.querySelectorAll(".win")) b.classList.remove("win");
   const line = root.querySelector("#fw-last");
@@ -75,5 +75,5 @@ export function update(ctx) {
 }
 
 export function history(ctx) {
-  return (ctx.view?.history ?? ctx.summary.history ?? []).map(symbolName);
+  return (ctx.summary.history?.length ? ctx.summary.history : ctx.view?.history ?? []).map(symbolName);
 }
