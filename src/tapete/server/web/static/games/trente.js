@@ -35,6 +35,7 @@ export function init(node, ctx) {
 
 function row(node, which, cards, total, first) {
   node.dataset.total = total ?? "";
+  node.hidden = !cards?.length;        // before the first coup: only "No coup dealt yet."
   node.replaceChildren(
     el("h3", {}, t(`row_${which}`), total === undefined ? null : el("span", { class: "row-total", "data-total": total }, ` = ${total}`)),
     el("div", { class: "cards" }, (cards || []).map((c, i) => {
