@@ -23,6 +23,7 @@ from tapete.server.table_ctx import (
     Ctx,
     apply_bet,
     book,
+    commit_entry,
     guarded,
     is_table_verb,
     load_open_bets,
@@ -33,6 +34,7 @@ from tapete.server.table_ctx import (
     settlement_doc,
     step,
     sync_stakes,
+    wallet_balance,
 )
 from tapete.server.views import redact
 
@@ -135,11 +137,11 @@ def op_bets(ctx: Ctx, user: str, items: list[dict[str, Any]]) -> dict[str, Any]:
         entry.move(circle.purse(ctx, user), banker.stake_account(ctx, event.kind), staked, bet_id)
         ctx.new_bets[bet_id]["collected"] = staked
         placed.append(bet_id)
-    after = ledger.commit(ctx.conn, entry) or {}
+    after = commit_entry(ctx, entry) or {}
     return {"round": ctx.row["round_no"], "bets": [
         {"id": b, "kind": ctx.new_bets[b]["kind"], "on": ctx.new_bets[b]["spot"], "amount": ctx.new_bets[b]["amount"],
          "staked": ctx.new_bets[b]["collected"]} for b in placed],
-        "balance": after[ledger.wallet(user)] if ledger.wallet(user) in after else ledger.balance(ctx.conn, ledger.wallet(user))}
+        "balance": after[ledger.wallet(user)] if ledger.wallet(user) in after else wallet_balance(ctx, user)}
 
 
 def op_close(ctx: Ctx, cards: list[Any] | None) -> dict[str, Any]:

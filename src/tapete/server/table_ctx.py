@@ -62,6 +62,7 @@ class Ctx:
     round_record: dict[str, Any] | None = None
     round_dirty: bool = False
     opening: Callable[[TableConfig], bool] | None = None
+    pending_ledger: ledger.Batch | None = None   # a batch of bets: entries checked in memory, written together
 
     def open_now(self) -> bool:
         return self.opening(self.spec) if self.opening else True
@@ -194,6 +195,16 @@ def load_open_bets(ctx: Ctx) -> dict[str, dict[str, Any]]:
         ctx.open_bets = {r["bet_id"]: dict(r) for r in found}
         ctx.open_bets.update(ctx.new_bets)
     return ctx.open_bets
+
+
+def commit_entry(ctx: Ctx, entry: ledger.Entry) -> dict[str, int] | None:
+    """The entry written now, or taken into the batch's ledger (batch.py) to be written with the batch's."""
+    return ctx.pending_ledger.add(entry) if ctx.pending_ledger is not None else ledger.commit(ctx.conn, entry)
+
+
+def wallet_balance(ctx: Ctx, user: str) -> int:
+    account = ledger.wallet(user)
+    return ctx.pending_ledger.balance(account) if ctx.pending_ledger is not None else ledger.balance(ctx.conn, account)
 
 
 def sync_stakes(ctx: Ctx, doc: dict[str, Any] | None, only: list[str] | None = None) -> None:
