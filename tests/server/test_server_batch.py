@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, func, select
+from sqlalchemy import create_engine, event, func, select
 
 from tapete.core.errors import TapeteError
 from tapete.server import ledger
@@ -100,6 +100,59 @@ def test_a_bet_refused_in_a_batch_does_not_fail_its_neighbours(make_casino: Any,
     c.post("croupier", "/api/tables/ruleta/close")
     result = c.post("croupier", "/api/tables/ruleta/draw")
     assert set(result["bets"]) | set(result.get("pending", {})) == {"b1", "b2", "b3", "b4"}
+    c.ledger()
+
+
+def test_a_batch_checks_a_wallet_against_the_bets_before_it_in_the_batch(make_casino: Any, database_url: str) -> None:
+    """The batch's ledger is checked in memory (ledger.Batch): a player's second bet in the batch sees the first
+    one's debit, and one that the two together cannot cover is refused alone, the rest still one transaction."""
+    c, service = _open(make_casino, database_url)
+    two = [{"kind": "red", "amount": 200}]
+    first = service.batches.submit("ruleta", "pobre", two, ("pobre:1", "x"))            # 2 € of 3 €
+    ana = service.batches.submit("ruleta", "ana", RED, ("ana:1", "x"))
+    second = service.batches.submit("ruleta", "pobre", two, ("pobre:2", "y"))           # 2 € more: 1 € left
+    luis = service.batches.submit("ruleta", "luis", RED, ("luis:1", "x"))
+    third = service.batches.submit("ruleta", "pobre", [{"kind": "red", "amount": 100}], ("pobre:3", "z"))
+    service.batches.flush("ruleta")
+    assert _answer(first)["balance"] == 100
+    assert isinstance(_answer(second), TapeteError) and _answer(second).code == "insufficient-funds"
+    assert _answer(third)["balance"] == 0                     # the refused bet took nothing from the wallet
+    assert [_answer(r)["balance"] for r in (ana, luis)] == [99_500, 99_500]
+    ids = [_answer(r)["bets"][0]["id"] for r in (first, ana, luis, third)]
+    assert _one_transaction(service, *ids)                    # checked in memory, not by the fallback one by one
+    assert c.balance("pobre") == 0 and c.balance("ana") == 99_500
+    c.ledger()
+
+
+def test_a_batch_books_one_ledger_transaction_per_request_with_its_postings(make_casino: Any, database_url: str) -> None:
+    """Written together, the ledger still reads request by request: one balanced transaction per request, by
+    its player, holding that request's postings (a layout's several bets in one)."""
+    c, service = _open(make_casino, database_url)
+    layout = [{"kind": "straight", "on": [n], "amount": 100} for n in (1, 2, 3)]
+    queued = [service.batches.submit("ruleta", "ana", layout, ("ana:l", "x")),
+              service.batches.submit("ruleta", "luis", RED, ("luis:l", "x")),
+              service.batches.submit("ruleta", "ana", RED, ("ana:m", "x"))]
+    statements: list[str] = []
+
+    def seen(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        statements.append(" ".join(statement.split()[:3]).lower())
+
+    event.listen(service.db.engine, "before_cursor_execute", seen)
+    try:
+        service.batches.flush("ruleta")
+    finally:
+        event.remove(service.db.engine, "before_cursor_execute", seen)
+    # one set of ledger statements for the batch: the balances (one executemany), the transactions, the postings
+    assert [statements.count(s) for s in ("update accounts set", "insert into ledger_tx", "insert into postings")] == [1, 1, 1]
+    assert [_answer(r)["balance"] for r in queued] == [99_700, 99_500, 99_200]
+    with service.db.read() as conn:
+        txs = conn.execute(select(ledger_tx.c.id, ledger_tx.c.actor).where(ledger_tx.c.kind == "bet").order_by(ledger_tx.c.id)).all()
+        lines = {t: conn.execute(select(postings.c.account_id, postings.c.amount, postings.c.bet_id)
+                                 .where(postings.c.tx_id == t)).all() for t, _ in txs}
+    assert [a for _, a in txs] == ["ana", "luis", "ana"]
+    assert [sorted({b for _, _, b in lines[t]}) for t, _ in txs] == [["b1", "b2", "b3"], ["b4"], ["b5"]]
+    assert all(sum(m for _, m, _ in lines[t]) == 0 for t, _ in txs)
+    assert c.balance("ana") == 99_200 and c.balance("luis") == 99_500
     c.ledger()
 
 

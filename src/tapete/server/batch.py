@@ -32,6 +32,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from tapete.core.errors import TapeteError
+from tapete.server import ledger
 from tapete.server.db import idempotency
 
 if TYPE_CHECKING:
@@ -190,6 +191,8 @@ class BetBatches:
             keys = [r.idem[0] for r in batch if r.idem]
             seen = {row["key"]: row for row in conn.execute(select(idempotency).where(idempotency.c.key.in_(keys))).mappings()} if keys else {}
             ctx = service._load(conn, spec, None)
+            if len(batch) > 1:    # the batch's ledger entries checked in memory and written together (ledger.Batch)
+                ctx.pending_ledger = ledger.Batch(conn, sorted({ledger.wallet(r.user) for r in batch} | {ledger.stakes(table_id)}))
             for r in batch:
                 if r.idem and r.idem[0] in seen:        # a retry of a request already committed: its first answer
                     row = seen[r.idem[0]]
@@ -211,6 +214,9 @@ class BetBatches:
                     idem_rows.append({"key": r.idem[0], "fingerprint": r.idem[1], "status": 200, "response": answers[r],
                                       "created_at": ctx.now})
             ctx.actor = None
+            if ctx.pending_ledger is not None:
+                ctx.pending_ledger.flush()
+                ctx.pending_ledger = None
             records = service._persist(ctx)
             if idem_rows:
                 conn.execute(_IDEM_INSERT, idem_rows)
