@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from tapete.core.errors import TapeteError
+from tapete.core.jurisdictions import own_citations
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
 from tapete.engine.game import Action, Game
 from tapete.engine.settlement import BetResult, Settlement
@@ -203,6 +204,15 @@ def settle_stake(stake: Stake, results: list[int]) -> Fraction:
     stake.returned = stake.staked - to_bank
     stake.final = "settled"
     return to_bank
+
+
+class Articles(dict[str, str]):
+    """National citation -> the same article in every catalog ('001:x; 000:y; 002:z; 003:w'): a refusal written
+    once cites, in a regional document, that jurisdiction's own article (own_citations)."""
+
+    def cite(self, national: str, jurisdiction: str) -> str:
+        parts = (part.strip() for part in national.split(";"))
+        return "; ".join(own_citations(self[p], jurisdiction) if p in self else p for p in parts)
 
 
 def draw_card(shoe: Shoe | None, rules_source: str) -> str:
