@@ -175,3 +175,18 @@ def test_punto_banca_andalucia_no_va_mas_is_a_reading() -> None:
     answer = settle_document(doc)
     assert answer["error"]["code"] == "bet-closed", answer
     assert answer["error"]["source"].startswith("003:") and "R: docs/rulings.md#punto-banca" in answer["error"]["source"]
+
+
+@pytest.mark.parametrize(("act", "article"), [({"do": "raise", "amount": 3}, "000:1523-1535"),
+                                               ({"do": "bet", "amount": 99999999}, "000:1535")])
+def test_sintetico_ES_IB_betting_refusals_cite_baleares_betting_options(act: dict[str, Any], article: str) -> None:
+    """The common betting engine cites Andalucía's 003:4504-4533; at a Baleares table the refusal cites Baleares'
+    own options (000:1523-1535: retirarse, pasar, cubrir, subir; the resto that falls short)."""
+    seats = [{"seat": k + 1, "player": p, "stack": 100000} for k, p in enumerate("ABCD")]
+    events = [{"bet": {"id": p.lower(), "player": p, "kind": "hand", "amount": 1000}} for p in "ABCD"]
+    events += [{"deal": {}}, {"act": {"bet": "a", **act}}]
+    doc = {"game": "poker-sintetico", "jurisdiction": "ES-IB", "table": {"minimum": 1000, "seats": seats, "button": 1},
+           "shoe": ["AS", "AH", "KS", "KH", "QS", "QH", "JS", "JH", "8C", "9D", "TH", "JC", "QD"], "events": events}
+    error = settle_document(doc)["error"]
+    assert error["code"] == "illegal-action" and error["source"] == article
+    assert not foreign(error["message"], "ES-IB"), error
