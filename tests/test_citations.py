@@ -190,3 +190,19 @@ def test_sintetico_ES_IB_betting_refusals_cite_baleares_betting_options(act: dic
     error = settle_document(doc)["error"]
     assert error["code"] == "illegal-action" and error["source"] == article
     assert not foreign(error["message"], "ES-IB"), error
+
+
+@pytest.mark.parametrize("game_id", ["chemin-de-fer", "baccarat-two-tables"])
+@pytest.mark.parametrize("jurisdiction", sorted(JURISDICTIONS))
+def test_the_deal_burn_void_and_stop_card_sources_are_the_jurisdictions(game_id: str, jurisdiction: str) -> None:
+    """The shared coup machinery (baccarat/common.py) cites through the game's `cited`: the deal's shoe-exhausted
+    refusal and the burn, early-draw, void and stop-card log lines."""
+    from types import SimpleNamespace
+
+    from tapete.engine.registry import get_game
+
+    game = get_game(game_id)
+    state = SimpleNamespace(jurisdiction=jurisdiction)
+    for attr in ("deal_source", "burn_source", "early_draw_source", "void_source", "stop_card_source"):
+        cited = game.cited(state, getattr(game, attr))
+        assert not foreign(cited, jurisdiction), (attr, cited)
