@@ -108,13 +108,15 @@ CASES: dict[str, list[tuple[list[str], str]]] = {
                      (["{notjson}"], "malformed JSON")],
     "bingo": [(["--cards", "0"], "--cards"), (["--cards", "-3"], "--cards"), (["--seed", "zz"], "--seed"),
               (["--price", "abc"], "--price"), (["--price", "Infinity"], "--price"), (["--delay", "-1"], "--delay"),
-              (["-j", "XX", "--delay", "0"], "XX"), (["--cards", "0", "--json"], "--cards")],
+              (["-j", "XX", "--delay", "0"], "XX"), (["--cards", "0", "--json"], "--cards"),
+              (["--lang", "xx", "--delay", "0"], "--lang")],
     "pool lototrot": [(["--tickets", "{binary}", "--result", "{binary}"], "--tickets"),
                       (["--tickets", "{missing}", "--result", "{missing}"], "--tickets"),
                       (["--tickets", "{wrong}", "--result", "{binary}"], "--result"),
                       (["--tickets", "{wrong}", "--result", "{wrong}", "--date", "tomorrow"], "--date"),
                       (["--tickets", "{wrong}", "--result", "{wrong}", "--jackpot", "Infinity"], "--jackpot"),
-                      (["--tickets", "{wrong}", "--result", "{wrong}", "--percentage", "NaN"], "--percentage")],
+                      (["--tickets", "{wrong}", "--result", "{wrong}", "--percentage", "NaN"], "--percentage"),
+                      (["--tickets", "{wrong}", "--result", "{wrong}", "--lang", "xx"], "--lang")],
     "users add": [(["x", "--role", "player", "--database", "foo://bar", "--password-stdin"], "--database"),
                   (["x", "--role", "wizard", "--password-stdin"], "roles"),
                   (["bad name!", "--role", "player", "--password-stdin"], "username"),
@@ -129,7 +131,8 @@ CASES: dict[str, list[tuple[list[str], str]]] = {
             (["roulette-french", "--seed", "-1"], "--seed"), (["roulette-french", "--out", "{afile}"], "--out")],
     "cite": [(["zz"], "not a citation"), (["003:999999"], "past the end"), (["009:1"], "no instrument"),
              (["003:"], "not a citation"), (["003:9-2"], "003")],
-    "strategy": [(["nope"], "unknown game"), (["roulette-french"], "blackjack"), (["blackjack", "-j", "XX"], "XX")],
+    "strategy": [(["nope"], "unknown game"), (["roulette-french"], "blackjack"), (["blackjack", "-j", "XX"], "XX"),
+                 (["blackjack", "--lang", "xx"], "--lang"), (["poker-sin-descarte", "-j", "ES-IB", "--lang", ""], "--lang")],
 }
 
 

@@ -22,6 +22,18 @@ console = Console()
 err_console = Console(stderr=True)
 
 JurisdictionOpt = Annotated[str, typer.Option("--jurisdiction", "-j", help="ES, ES-IB, ES-GA or ES-AN")]
+LangOpt = Annotated[str | None, typer.Option("--lang", help="es or en (default: from LANG / LC_ALL)")]
+
+
+def _speech(lang: str | None) -> str:
+    """The language a command speaks in: --lang, else the locale's (as `tapete play`)."""
+    from tapete import i18n
+
+    speech = i18n.from_locale() if lang is None else lang
+    if speech not in i18n.languages():
+        raise TapeteError("bad-request", "--lang: " + i18n.render("en", "play.bad-lang", code=speech,
+                                                                  langs=", ".join(i18n.languages())))
+    return speech
 
 
 def _fail(exc: TapeteError, as_json: bool = True) -> NoReturn:
@@ -483,6 +495,7 @@ def bingo_game(
     jurisdiction: JurisdictionOpt = "ES",
     delay: Annotated[float, typer.Option(help="seconds between balls on the live board")] = 0.15,
     as_json: Annotated[bool, typer.Option("--json", help="print the game's record (round document, settlement) as JSON")] = False,
+    lang: LangOpt = None,
 ) -> None:
     """A game of bingo at the terminal: CSPRNG cards and draw, a live board, claims checked for every card."""
     from tapete.terminal.bingo import run_bingo
@@ -497,7 +510,7 @@ def bingo_game(
         get = euros_to_cents
         record = run_bingo(cards=cards, seed=seed, price=get(price, "--price") or 0, line=get(line, "--line"),
                            bingo=get(prize, "--bingo"), jurisdiction=jurisdiction, console=console, delay=delay,
-                           quiet=as_json)
+                           quiet=as_json, lang=_speech(lang))
     except (TapeteError, ValueError) as exc:
         _fail(exc if isinstance(exc, TapeteError) else TapeteError("bad-document", str(exc)), as_json)
     if as_json:
@@ -517,6 +530,7 @@ def pool_lototrot(
     percentage: Annotated[str | None, typer.Option(help="share of the stakes to prizes, percent (at least 60)")] = None,
     day: Annotated[str | None, typer.Option("--date", help="race day YYYY-MM-DD: payment dates and expiry")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
+    lang: LangOpt = None,
 ) -> None:
     """Lototrot: grade the tickets, split the pool into 7/7, 6/7, 5/7, 4/7, carry the jackpot and reserve."""
     from tapete.terminal import pools
@@ -525,6 +539,7 @@ def pool_lototrot(
         for path, option in ((tickets, "--tickets"), (result, "--result")):
             cli_args.read_text(path, option, allow_stdin=False)      # missing, folder, binary, not UTF-8: named
         race_day = _race_day(day)
+        speech = _speech(lang)
         given = (("jackpot", pools.euros_to_cents(jackpot, "--jackpot")),
                  ("reserve", pools.euros_to_cents(reserve, "--reserve")),
                  ("prize-percentage", pools.percent_number(percentage)))
@@ -540,7 +555,7 @@ def pool_lototrot(
     if as_json:
         print(json.dumps(pools.pool_json(report, doc), ensure_ascii=False))
         return
-    pools.render_pool(console, report, pools.notes(state))
+    pools.render_pool(console, report, pools.local_notes(state, speech), speech)
 
 
 def _race_day(day: str | None) -> Any:
@@ -553,7 +568,8 @@ def _race_day(day: str | None) -> Any:
 
 
 @app.command()
-def strategy(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+def strategy(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[bool, typer.Option("--json")] = False,
+             lang: LangOpt = None) -> None:
     """The strategy the engine derives for GAME: blackjack's chart (hard totals, soft totals, pairs), póquer sin
     descarte's optimal call/fold chart."""
     from tapete.terminal.blackjack import print_chart
@@ -562,12 +578,13 @@ def strategy(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated
     g = _game(game, as_json)
     try:
         g.rules_for(jurisdiction)
+        speech = _speech(lang)
         if g.id == "poker-sin-descarte":
-            print_strategy(jurisdiction, console, as_json=as_json)
+            print_strategy(jurisdiction, console, as_json=as_json, lang=speech)
             return
         if g.id != "blackjack":
             raise TapeteError("unknown-game", f"{g.id} has no strategy chart (blackjack and poker-sin-descarte have)")
-        print_chart(jurisdiction, console, as_json=as_json)
+        print_chart(jurisdiction, console, as_json=as_json, lang=speech)
     except TapeteError as exc:
         _fail(exc, as_json)
 

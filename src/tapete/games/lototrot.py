@@ -161,6 +161,7 @@ class PoolDay:
     reserve_out: int
     remainder: int                        # truncated cents (to the next 7/7, or the organiser)
     notes: list[str] = field(default_factory=list)
+    facts: list[tuple[str, dict[str, Any]]] = field(default_factory=list)   # the notes as (catalog key, values)
 
 
 @dataclass
@@ -232,6 +233,7 @@ def settle_day(staked: int, percentage: Fraction, jackpot: int, reserve: int, wi
     amounts = {k: split[k] for k in CATEGORIES}
     amounts["7"] += jackpot                                           # 000:1827: the accumulated amount on top
     notes: list[str] = []
+    facts: list[tuple[str, dict[str, Any]]] = []
     if n["7"]:                                                        # 000:1837 (D-3)
         amounts["7"] += reserve
         new_reserve = own_reserve
@@ -240,27 +242,32 @@ def settle_day(staked: int, percentage: Fraction, jackpot: int, reserve: int, wi
             new_reserve = Fraction(0)
         if reserve:
             notes.append(f"the reserve fund ({euros(reserve)}) goes to the 7/7 winners (000:1837)")
+            facts.append(("pool.note.reserve", {"amount": reserve}))
         carried = Fraction(0)
     else:
         new_reserve = reserve + own_reserve
         carried = amounts["7"]                                        # 000:1829: accumulates to the next day
         amounts["7"] = Fraction(0)
         notes.append(f"no 7/7 winner: {euros(math.floor(carried))} accumulates to the next day (000:1829)")
+        facts.append(("pool.note.no-7", {"amount": math.floor(carried)}))
     for upper, lower in (("6", "5"), ("5", "4")):                     # 000:1829 (D-4)
         if not n[upper]:
             if amounts[upper]:
                 notes.append(f"no {upper}/7 winner: its {euros(math.floor(amounts[upper]))} rolls down to {lower}/7 (000:1829)")
+                facts.append(("pool.note.rolls", {"upper": upper, "lower": lower, "amount": math.floor(amounts[upper])}))
             amounts[lower] += amounts[upper]
             amounts[upper] = Fraction(0)
     if not n["4"]:
         if amounts["4"]:
             notes.append(f"no 4/7 winner: its {euros(math.floor(amounts['4']))} goes to the 7/7 reserve fund (000:1829)")
+            facts.append(("pool.note.no-4", {"amount": math.floor(amounts["4"])}))
         new_reserve += amounts["4"]
         amounts["4"] = Fraction(0)
     exact = order_prizes(amounts, n)
     raw = {k: amounts[k] / n[k] for k in exact}
     if any(exact[k] != raw[k] for k in exact):
         notes.append("a lower category paid more per winner than a higher one: prizes evened out (000:1833-1835)")
+        facts.append(("pool.note.evened", {}))
     per_winner = {k: cents_down(exact[k]) if k in exact else 0 for k in CATEGORIES}           # D-8
     paid = sum(per_winner[k] * n[k] for k in CATEGORIES)
     reserve_out = math.floor(new_reserve)
@@ -273,7 +280,7 @@ def settle_day(staked: int, percentage: Fraction, jackpot: int, reserve: int, wi
     else:                                                             # D-8: to the next day's 7/7 amount
         jackpot_out = rest
     return PoolDay(staked, percentage, fund, house, jackpot, reserve, above, split, dict(n), amounts, per_winner,
-                   paid, jackpot_out, reserve_out, cents_left, notes)
+                   paid, jackpot_out, reserve_out, cents_left, notes, facts)
 
 
 # -- the reducer ---------------------------------------------------------------------------------------------

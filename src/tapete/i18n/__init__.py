@@ -109,3 +109,8 @@ def from_locale(environ: dict[str, str] | None = None) -> str:
             code = value[:2].lower()
             return code if code in languages() else DEFAULT
     return DEFAULT
+
+
+def decimal(lang: str, value: float, places: int) -> str:
+    """A figure with the language's decimal mark: es '5,2637', en '5.2637'."""
+    return f"{value:.{places}f}".replace(".", area(lang, "play")["money.decimal"])

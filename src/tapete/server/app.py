@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
@@ -469,46 +470,44 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         return service.act(table_id, user.username, roles, doc, body.cards, idem(user, idempotency_key, request, body))
 
     # -- circle poker: seats -----------------------------------------------------------------------
+    def seat_action(table_id: str, user: User, refusal: str, action: Callable[..., dict[str, Any]], args: tuple[Any, ...],
+                    key: tuple[str | None, Request, Any]) -> dict[str, Any]:
+        """The one shape of the seat endpoints: the table exists, the caller is a player (else `refusal`), and the
+        seat action runs with his own wallet under his Idempotency-Key."""
+        service.spec(table_id)
+        if not user.has("player"):
+            raise TapeteError("forbidden", refusal)
+        return action(service, table_id, user.username, *args, idem(user, *key))
+
     @app.post("/api/tables/{table_id}/seats", tags=["play"])
     def sit(table_id: str, body: SitIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
         """Circle poker: take a free seat with a buy-in (the resto inicial) from the caller's own wallet; he
         plays from the next hand."""
-        service.spec(table_id)
-        if not user.has("player"):
-            raise TapeteError("forbidden", "only players sit down, with their own wallet")
-        return circle.sit(service, table_id, user.username, body.seat, body.buy_in, idem(user, idempotency_key, request, body))
+        return seat_action(table_id, user, "only players sit down, with their own wallet", circle.sit,
+                           (body.seat, body.buy_in), (idempotency_key, request, body))
 
     @app.post("/api/tables/{table_id}/seats/leave", tags=["play"])
     def leave(table_id: str, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
         """Circle poker: leave the caller's seat between hands; the stack goes back to the wallet."""
-        service.spec(table_id)
-        if not user.has("player"):
-            raise TapeteError("forbidden", "only a seated player leaves his seat")
-        return circle.leave(service, table_id, user.username, idem(user, idempotency_key, request, {}))
+        return seat_action(table_id, user, "only a seated player leaves his seat", circle.leave, (),
+                           (idempotency_key, request, {}))
 
     @app.post("/api/tables/{table_id}/seats/rebuy", tags=["play"])
     def rebuy(table_id: str, body: RebuyIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
         """Circle poker: a reposición between hands from the caller's wallet to his stack."""
-        service.spec(table_id)
-        if not user.has("player"):
-            raise TapeteError("forbidden", "only a seated player rebuys, with his own wallet")
-        return circle.rebuy(service, table_id, user.username, body.amount, idem(user, idempotency_key, request, body))
+        return seat_action(table_id, user, "only a seated player rebuys, with his own wallet", circle.rebuy,
+                           (body.amount,), (idempotency_key, request, body))
 
     @app.post("/api/tables/{table_id}/seats/rest", tags=["play"])
     def rest(table_id: str, body: RestIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
         """Circle poker: rest from the next hands (two at most, then the seat is freed), or come back."""
-        service.spec(table_id)
-        if not user.has("player"):
-            raise TapeteError("forbidden", "only a seated player rests")
-        return circle.rest(service, table_id, user.username, body.rest, idem(user, idempotency_key, request, body))
+        return seat_action(table_id, user, "only a seated player rests", circle.rest, (body.rest,),
+                           (idempotency_key, request, body))
 
     @app.delete("/api/tables/{table_id}/seats", tags=["play"])
     def leave_delete(table_id: str, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
         """The same as `POST .../seats/leave`."""
-        service.spec(table_id)
-        if not user.has("player"):
-            raise TapeteError("forbidden", "only a seated player leaves his seat")
-        return circle.leave(service, table_id, user.username, idem(user, idempotency_key, request, {}))
+        return leave(table_id, user, request, idempotency_key)
 
     # -- the croupier and the table chief ------------------------------------------------------------
     @app.post("/api/tables/{table_id}/open", tags=["croupier"])

@@ -19,21 +19,17 @@ from rich.table import Table
 from rich.text import Text
 
 from tapete.core.errors import TapeteError
-from tapete.core.money import euros
 from tapete.core.rng import TableRng
 from tapete.engine.events import Bet, Outcome
 from tapete.engine.registry import get_game
 from tapete.games.bingo import NUMBERS, BingoState, Board, Grid, generate_cards
 from tapete.i18n import Money
 from tapete.terminal import register_player
-from tapete.terminal.voice import QUIT_WORDS, voice
+from tapete.terminal.voice import QUIT_WORDS, Voice, voice
 
 DEMO_LINE, DEMO_BINGO = 10, 50      # percent of sales: a demonstration plan, not the catalog's (001:1122)
-DEMO_NOTE = ("prizes: a demonstration plan of 10 % (line) and 50 % (bingo) of sales — the real percentages are in "
-             "the Reglamento del Bingo, which the catalog refers to (001:1122)")
 
-
-def board_panel(drawn: list[int], title: str = "") -> Panel:
+def board_panel(drawn: list[int], title: str) -> Panel:
     """The hall's display panel (001:1116): 1-90 in nine rows of ten, the drawn numbers lit, the last one framed."""
     grid = Table.grid(padding=(0, 1))
     for _ in range(10):
@@ -48,7 +44,7 @@ def board_panel(drawn: list[int], title: str = "") -> Panel:
                 style = "bold black on yellow"
             cells.append(Text(f"{n:>2}", style=style))
         grid.add_row(*cells)
-    return Panel(grid, title=title or f"{len(drawn)} balls", expand=False)
+    return Panel(grid, title=title, expand=False)
 
 
 def card_table(grid: Grid, drawn: set[int], title: str) -> Table:
@@ -62,21 +58,22 @@ def card_table(grid: Grid, drawn: set[int], title: str) -> Table:
     return t
 
 
-def _leaders(board: Board, ids: list[str], count: int = 5) -> Text:
+def _leaders(v: Voice, board: Board, ids: list[str], count: int = 5) -> Text:
     left = board.to_go()
     order = np.argsort(left, kind="stable")[:count]
-    text = Text("closest: ")
+    text = Text(v.plain("bingo.closest"))
     for i in order:
-        text.append(f"{ids[i]} ({int(left[i])} to go)  ", style="cyan")
+        text.append(v.plain("bingo.to-go", card=ids[i], n=int(left[i])) + "  ", style="cyan")
     return text
 
 
-def _announce(console: Console, lines: list[str], skip_sales: bool = False) -> None:
-    for line in lines:
-        if line.startswith("ball ") or (skip_sales and ("cartones vendidos" in line or line.startswith("premios"))):
-            continue
-        style = "bold green" if line.startswith(("línea", "bingo")) else "italic"
-        console.print(Text(f"Jefe de mesa: {line}", style=style))
+def _announce(v: Voice, state: BingoState, told: dict[str, int]) -> None:
+    """The line and bingo winners not yet announced, in the session's language."""
+    partida = state.partidas[-1]
+    for what, winners in (("line", partida.line_winners), ("bingo", partida.bingo_winners)):
+        for cid in winners[told[what]:]:
+            v.say(f"bingo.{what}-other", "bold green", ball=len(partida.drawn), card=cid)
+        told[what] = len(winners)
 
 
 def _round_document(jurisdiction: str, table: dict[str, Any], bets: list[Bet], drawn: list[int]) -> dict[str, Any]:
@@ -104,8 +101,11 @@ def draw_game(state: BingoState, rng: TableRng, *, on_ball: Callable[[int, list[
 
 
 def run_bingo(*, cards: int, seed: str | None, price: int, line: int | None, bingo: int | None, jurisdiction: str,
-              console: Console, delay: float = 0.0, live: bool | None = None, quiet: bool = False) -> dict[str, Any]:
-    """One game of `cards` CSPRNG cards: the live board while it draws, and the game's record."""
+              console: Console, delay: float = 0.0, live: bool | None = None, quiet: bool = False,
+              lang: str = "en") -> dict[str, Any]:
+    """One game of `cards` CSPRNG cards: the live board while it draws, and the game's record; every sentence
+    in `lang` (the message catalog)."""
+    v = Voice(lang, console, console.input)
     if cards < 1:
         raise TapeteError("bad-document", "a game needs at least one card sold")
     game = get_game("bingo")
@@ -123,12 +123,15 @@ def run_bingo(*, cards: int, seed: str | None, price: int, line: int | None, bin
     drawn: list[int] = []
     live = (console.is_terminal and not quiet) if live is None else live
     if not quiet:
-        console.print(Panel.fit(f"[bold]Bingo[/bold] — {jurisdiction}   {cards} cards at {euros(price)}   seed {rng.seed.hex()}\n"
-                                f"line {euros(table['prizes'][0]['line'])}, bingo {euros(table['prizes'][0]['bingo'])}"
-                                + (f"\n[dim]{DEMO_NOTE}[/dim]" if line is None or bingo is None else "")))
+        prizes = table["prizes"][0]
+        console.print(Panel.fit(v.t("bingo.cli-header", jurisdiction=jurisdiction, cards=cards, price=Money(price),
+                                    seed=rng.seed.hex(), line=Money(prizes["line"]), bingo=Money(prizes["bingo"]))
+                                + ("\n" + v.t("bingo.demo-note") if line is None or bingo is None else "")))
+    told = {"line": 0, "bingo": 0}
 
     def view() -> Group:
-        return Group(board_panel(drawn, f"ball {len(drawn)}: {drawn[-1]}" if drawn else "ready"), _leaders(board, ids))
+        title = v.plain("bingo.cli-ball", n=len(drawn), ball=drawn[-1]) if drawn else v.plain("bingo.cli-ready")
+        return Group(board_panel(drawn, title), _leaders(v, board, ids))
 
     def on_ball(ball: int, lines: list[str]) -> None:
         drawn.append(ball)
@@ -138,7 +141,7 @@ def run_bingo(*, cards: int, seed: str | None, price: int, line: int | None, bin
             if delay:
                 time.sleep(delay)
         if not quiet:
-            _announce(console, lines)
+            _announce(v, state, told)
 
     display: Live | None = None
     if live:
@@ -151,24 +154,24 @@ def run_bingo(*, cards: int, seed: str | None, price: int, line: int | None, bin
     settlement = game.settle(game.finish(state)).document()
     partida = state.partidas[-1]
     if not quiet:
-        _show_winners(console, state, settlement)
+        _show_winners(v, state, settlement)
     return {"seed": rng.seed.hex(), "commitment": rng.commitment(), "draw": drawn,
             "line": {"ball": partida.line_ball, "cards": partida.line_winners},
             "bingo": {"ball": partida.bingo_ball, "cards": partida.bingo_winners},
             "document": _round_document(jurisdiction, table, bets, drawn), "settlement": settlement}
 
 
-def _show_winners(console: Console, state: BingoState, settlement: dict[str, Any]) -> None:
+def _show_winners(v: Voice, state: BingoState, settlement: dict[str, Any]) -> None:
     partida = state.partidas[-1]
     by_id = state.cards
     drawn = set(partida.drawn)
-    for what, ids, ball in (("línea", partida.line_winners, partida.line_ball), ("bingo", partida.bingo_winners, partida.bingo_ball)):
+    for what, ids, ball in (("line", partida.line_winners, partida.line_ball), ("bingo", partida.bingo_winners, partida.bingo_ball)):
         for cid in ids:
-            console.print(card_table(by_id[cid].grid, drawn, f"{what} on ball {ball}: card {cid} — "
-                                     f"{euros(partida.paid.get(cid, 0))} in all"))
+            v.console.print(card_table(by_id[cid].grid, drawn, v.plain(f"bingo.cli-{what}-card", ball=ball, card=cid,
+                                                                        amount=v.money(partida.paid.get(cid, 0)))))
     sales = sum(b["staked"] for b in settlement["bets"].values())
-    console.print(f"sales {euros(sales)}; prizes {euros(sales - settlement['house']['net'])}; "
-                  f"organiser {euros(settlement['house']['net'])}")
+    net = settlement["house"]["net"]
+    v.say("bingo.cli-totals", sales=Money(sales), prizes=Money(sales - net), organiser=Money(net))
 
 
 # -- tapete play bingo -------------------------------------------------------------------------------------------

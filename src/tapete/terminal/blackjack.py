@@ -18,7 +18,7 @@ from tapete.core.errors import TapeteError
 from tapete.core.rng import TableRng
 from tapete.engine.events import Act, Bet, Deal
 from tapete.games.blackjack.game import BJState, BlackjackGame, pretty
-from tapete.i18n import Money
+from tapete.i18n import Money, decimal
 from tapete.terminal import register_player
 from tapete.terminal.voice import CURRENT, Quit, Voice, voice
 
@@ -36,7 +36,7 @@ COMMANDS = {"quit": "quit", "exit": "quit", "q": "quit", "salir": "quit", "help"
             "repartir": "deal", "bets": "bets", "apuestas": "bets"}
 
 
-def print_chart(jurisdiction: str, console: Console, as_json: bool = False) -> None:
+def print_chart(jurisdiction: str, console: Console, as_json: bool = False, lang: str | None = None) -> None:
     """`tapete strategy blackjack -j J`: the derived chart, coloured like the cards casinos hand out."""
     from tapete.analysis.blackjack import chart
 
@@ -44,7 +44,8 @@ def print_chart(jurisdiction: str, console: Console, as_json: bool = False) -> N
     if as_json:
         print(json.dumps({"game": "blackjack", **data}, ensure_ascii=False, indent=1))
         return
-    v = voice(console) if CURRENT and CURRENT[-1].console is console else Voice("en", console, console.input)
+    v = voice(console) if lang is None and CURRENT and CURRENT[-1].console is console else \
+        Voice(lang or "en", console, console.input)
     for name in ("hard", "soft", "pairs"):
         table = Table(title=v.plain("blackjack.chart-title", name=v.plain(f"blackjack.chart-{name}")),
                       title_justify="left", padding=(0, 1))
@@ -59,7 +60,7 @@ def print_chart(jurisdiction: str, console: Console, as_json: bool = False) -> N
         legend.append(f" {code} ", style=STYLES[code])
         legend.append(f" {v.plain('blackjack.legend.' + code)}  ")
     console.print(legend)
-    console.print(v.t("blackjack.chart-edge", jurisdiction=jurisdiction, edge=f"{data['house_edge_percent']:.4f}"))
+    console.print(v.t("blackjack.chart-edge", jurisdiction=jurisdiction, edge=decimal(v.lang, data["house_edge_percent"], 4)))
 
 
 def _cards(cards: list[str]) -> Text:

@@ -15,14 +15,16 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from tapete import i18n
 from tapete.conformance.document import parse
 from tapete.core.errors import TapeteError
-from tapete.core.money import euros
 from tapete.engine.serialize import to_json
 from tapete.games.lototrot import CATEGORIES, LototrotState
 from tapete.games.pools import last_presentation_day, payable_from, payment_means, payment_place
+from tapete.i18n import Money
 
 
 def _read_json(path: str, what: str) -> Any:
@@ -143,39 +145,67 @@ def notes(state: LototrotState) -> list[str]:
     return races + (state.day.notes if state.day else [])
 
 
-def render_pool(console: Console, report: dict[str, Any], notes: list[str]) -> None:
+def local_notes(state: LototrotState, lang: str) -> list[str]:
+    """`notes` in the session's language: the races from the result, the day's movements from their facts."""
+    lines = []
+    for i, race in enumerate(state.races or [], 1):
+        horses = ", ".join(map(str, race.winners))
+        words = [i18n.render(lang, "pool.race", n=i)]
+        if race.scratched:
+            words.append(i18n.render(lang, "pool.race.scratched", horses=", ".join(map(str, race.scratched))))
+        if race.drawn:
+            words.append(i18n.render(lang, "pool.race.drawn"))
+        words.append(i18n.render(lang, "pool.race.dead-heat" if len(race.winners) > 1 else "pool.race.winner",
+                                 horses=horses))
+        if race.certificate:
+            words.append(i18n.render(lang, "pool.race.certificate", certificate=race.certificate))
+        lines.append(" ".join(words))
+    for key, values in state.day.facts if state.day else []:
+        lines.append(i18n.render(lang, key, **{k: Money(v) if k == "amount" else v for k, v in values.items()}))
+    return lines
+
+
+PLACES = {"any outlet": "pool.place.any", "outlet or Central Prize Office": "pool.place.outlet-or-central",
+          "Central Prize Office only": "pool.place.central", "cash": "pool.means.cash",
+          "nominative cheque": "pool.means.cheque"}
+MONEY_ROWS = ("staked", "fund", "organiser", "jackpot_in", "reserve_in", "paid", "jackpot_out", "reserve_out")
+
+
+def render_pool(console: Console, report: dict[str, Any], notes: list[str], lang: str = "en") -> None:
+    """The day's prize table, tickets and money in one language (`i18n/<lang>/play.json`, `pool.*`)."""
+    def t(key: str, **params: Any) -> str:
+        return i18n.render(lang, key, **params)
+
+    def cash(cents: int) -> str:
+        return i18n.money(lang, cents)
+
     m = report["money"]
-    cats = Table(title="Lototrot — prizes of the day", show_lines=False)
-    for col, justify in (("category", "left"), ("winners", "right"), ("per winner", "right"), ("total", "right")):
-        cats.add_column(col, justify=justify)   # type: ignore[arg-type]
+    group = i18n.area(lang, "play")["money.group"]
+    cats = Table(title=t("pool.title"), show_lines=False)
+    for col, justify in (("category", "left"), ("winners", "right"), ("per-winner", "right"), ("total", "right")):
+        cats.add_column(t(f"pool.col.{col}"), justify=justify)   # type: ignore[arg-type]
     for c in report["categories"]:
-        cats.add_row(c["category"], f"{c['winners']:,}".replace(",", " "), euros(c["per_winner"]) if c["winners"] else "—",
-                     euros(c["total"]) if c["winners"] else "—")
+        cats.add_row(c["category"], f"{c['winners']:,}".replace(",", group), cash(c["per_winner"]) if c["winners"] else "—",
+                     cash(c["total"]) if c["winners"] else "—")
     console.print(cats)
-    tickets = Table(title="tickets", show_lines=False)
-    for col in ("ticket", "player", "picks", "right", "category", "prize", "where / how"):
-        tickets.add_column(col, no_wrap=col in ("picks", "prize"))
-    for t in report["tickets"]:
-        where = f"{t['paid_at']}; {t['paid_by']}" if t["prize"] else ""
-        tickets.add_row(t["id"], t["player"], " ".join(map(str, t["on"])), str(t["right"]), t["category"] or "—",
-                        euros(t["prize"]) if t["prize"] else "—", where)
+    tickets = Table(title=t("pool.tickets"), show_lines=False)
+    for col in ("ticket", "player", "picks", "right", "category", "prize", "where"):
+        tickets.add_column(t(f"pool.col.{col}"), no_wrap=col in ("picks", "prize"))
+    for k in report["tickets"]:
+        where = f"{t(PLACES[k['paid_at']])}; {t(PLACES[k['paid_by']])}" if k["prize"] else ""
+        tickets.add_row(k["id"], k["player"], " ".join(map(str, k["on"])), str(k["right"]), k["category"] or "—",
+                        cash(k["prize"]) if k["prize"] else "—", where)
     console.print(tickets)
     money = Table.grid(padding=(0, 2))
     money.add_column()
     money.add_column(justify="right")
-    for label, key in (("staked (pool)", "staked"), ("to prizes", "fund"), ("organiser", "organiser"),
-                       ("7/7 amount brought in", "jackpot_in"), ("reserve fund brought in", "reserve_in"),
-                       ("prizes paid", "paid"), ("7/7 amount carried", "jackpot_out"), ("reserve fund carried", "reserve_out")):
-        money.add_row(label, euros(m[key]))
-    if m["remainder"]:
-        money.add_row("cents left by truncation", euros(m["remainder"]))
+    for key in MONEY_ROWS + (("remainder",) if m["remainder"] else ()):
+        money.add_row(t(f"pool.money.{key}"), cash(m[key]))
     console.print(money)
     for note in notes:
-        console.print(f"[dim]{note}[/dim]")
+        console.print(f"[dim]{escape(note)}[/dim]")
     if "payment" in report:
-        p = report["payment"]
-        console.print(f"prizes payable from {p['from']}; tickets expire after {p['last_day']} (000:1845; 000:1853); "
-                      "unclaimed prizes go to the 7/7 of the first race day after that (000:1865-1867)")
+        console.print(t("pool.payment", start=report["payment"]["from"], last=report["payment"]["last_day"]))
 
 
 def pool_json(report: dict[str, Any], doc: dict[str, Any]) -> dict[str, Any]:

@@ -75,7 +75,7 @@ def test_strategy_command() -> None:
                                   "four-of-a-kind", "straight-flush", "royal-flush"]
     assert doc["ace_king"]["AKQJ9"] == "C" * 13
     assert doc["house_edge"] == "262304849593/4983307629300"
-    text = runner.invoke(app, ["strategy", "poker-sin-descarte", "-j", "ES-AN"]).stdout
+    text = runner.invoke(app, ["strategy", "poker-sin-descarte", "-j", "ES-AN", "--lang", "en"]).stdout
     assert "pair or better" in text and "5.2637 %" in text
 
 

@@ -169,9 +169,9 @@ def test_tapete_bingo_runs_a_game_and_prints_its_record() -> None:
 def test_run_bingo_with_a_thousand_cards_and_announced_prizes() -> None:
     out = io.StringIO()
     record = run_bingo(cards=1000, seed="01" * 16, price=200, line=10000, bingo=50000, jurisdiction="ES-IB",
-                       console=Console(file=out, width=100), live=False)
+                       console=Console(file=out, width=100), live=False, lang="en")
     text = out.getvalue()
-    assert "cartones vendidos 1000" in text and "bingo on ball" in text and "línea on ball" in text
+    assert "1000 cards at €2.00" in text and "Bingo on ball" in text and "Line on ball" in text
     assert record["settlement"]["house"]["net"] == 1000 * 200 - 60000
 
 

@@ -63,7 +63,7 @@ def test_strategy_command() -> None:
     out = runner.invoke(app, ["strategy", "blackjack", "-j", "ES-GA", "--json"]).stdout
     doc = json.loads(out)
     assert doc["jurisdiction"] == "ES-GA" and set(doc) >= {"hard", "soft", "pairs", "up"}
-    text = runner.invoke(app, ["strategy", "blackjack", "-j", "ES"]).stdout
+    text = runner.invoke(app, ["strategy", "blackjack", "-j", "ES", "--lang", "en"]).stdout
     assert "pairs" in text and "0.5499" in text
     assert runner.invoke(app, ["strategy", "roulette-french", "--json"]).exit_code == 2
 

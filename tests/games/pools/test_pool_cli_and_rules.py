@@ -52,10 +52,10 @@ def files(tmp_path: Path) -> tuple[Path, Path]:
 def test_pool_lototrot_prints_the_prize_table(files: tuple[Path, Path]) -> None:
     t, r = files
     result = runner.invoke(app, ["pool", "lototrot", "--tickets", str(t), "--result", str(r), "--jackpot", "40000",
-                                 "--date", "2006-03-05"])
+                                 "--date", "2006-03-05", "--lang", "en"])
     assert result.exit_code == 0, result.stdout
     out = result.stdout
-    assert "76 000.00" in out and "3 000.00" in out and "200.00" in out and "24.00" in out
+    assert "€76,000.00" in out and "€3,000.00" in out and "€200.00" in out and "€24.00" in out
     assert "2006-04-04" in out and "race 5: scratched 8; winner 9" in out
 
 

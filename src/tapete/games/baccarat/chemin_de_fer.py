@@ -26,6 +26,7 @@ from tapete.engine.settlement import BetResult, Settlement
 from tapete.engine.shoe import Shoe, check_cut_card
 from tapete.games.baccarat import tableau
 from tapete.games.baccarat.common import (
+    Articles,
     BankAccount,
     Hand,
     HoldsBanks,
@@ -48,6 +49,36 @@ FORMER_BANKER = "001:765; 000:873; 002:554; 003:2039-2042"
 PASSED_HAND_LOST = "001:771; 000:877; 002:560; 003:2058-2061"
 REFUSE_TO_DEAL = "001:773; 000:879; 002:562; 003:2063-2066"
 STANDING_MOVES = "001:741; 000:849; 002:536; 003:1973-1976"
+# the national article each refusal cites -> the same article in each catalog
+ARTICLES = Articles({
+    "001:741": STANDING_MOVES,
+    "001:751": "001:751; 000:861; 002:542; 003:1990-1996",
+    "001:753": "001:753; 000:863; 002:544-546; 003:1998-2007",
+    "001:757": "001:757; 000:867; 002:550; 003:2020-2025",
+    "001:769": "001:769; 000:875; 002:558; 003:2052-2056",
+    "001:775": "001:775; 000:881; 002:564; 003:2070-2076",
+    "001:777": "001:777; 000:883; 002:566; 003:2078-2081",
+    "001:785": "001:785; 000:893; 002:574; 003:2097-2102",
+    "001:801": "001:801; 000:911; 002:586; 003:2131-2137",
+    "001:805-809": "001:805-809; 000:915-917; 002:590-594; 003:2144-2148",
+    "001:811": "001:811; 000:921; 002:596; 003:2150-2160",
+    "001:840": "001:840; 000:933; 002:606; 003:2194-2200",
+    "001:842": "001:842; 000:935; 002:608; 003:2201-2206",
+    "001:848": "001:848; 000:941; 002:614; 003:2215-2222",
+    "001:850": "001:850; 000:943; 002:616; 003:2224-2230",
+    "001:852": "001:852; 000:945; 002:618; 003:2232-2238",
+    "001:854": "001:854; 000:947; 002:620; 003:2240-2246",
+    "001:866": "001:866; 000:961; 002:632; 003:2274-2284",
+    "001:878": "001:878; 000:971; 002:646; 003:2315-2323",
+    "001:880": "001:880; 000:973; 002:648; 003:2325-2328",
+    "001:882": "001:882; 000:975; 002:648; 003:2330-2331",
+    "001:890": "001:890; 000:983; 002:654; 003:2353-2360",
+    "001:894": "001:894; 000:987; 002:656; 003:2365-2367",
+    "001:896": "001:896; 000:989; 002:658; 003:2369-2372",
+    "001:898": "001:898; 000:991; 002:660; 003:2374-2379",
+    "001:916": "001:916; 000:1009; 002:680; 003:2423-2427",
+    "001:916-918": "001:916-918; 000:1009-1011; 002:680-682; 003:2423-2433",
+})
 IRREGULARITIES = ("early-draw", "burn-exposed", "expose", "fifth-card", "extra-initial-card", "two-cards", "drop-card",
                   "early-abat", "forget-abat", "throw-cards", "wrong-call", "mistaken-call", "too-slow", "outside-advice")
 HANDS = ("player", "bank", "croupier")
@@ -253,6 +284,9 @@ class CheminDeFerGame(PlayerBankedGame):
     void_before_deal = ": stakes returned"
     stop_card_source = "001:840"                          # the partida ends with the coup (001:840)
 
+    def cited(self, state: Any, source: str) -> str:
+        return ARTICLES.cite(source, state.jurisdiction)
+
     def live_cut_from_end(self, jurisdiction: str) -> int | None:
         """The stop card before the last seven cards (001:840; 000:933; 002:606; 003:2194-2200)."""
         return self.rules[jurisdiction].cards_below_stop
@@ -335,7 +369,7 @@ class CheminDeFerGame(PlayerBankedGame):
     def _bank_bet(self, state: CheminState, rules: CheminRules, bet: Bet) -> None:
         if state.bank() is not None and not state.bidding:
             raise TapeteError("illegal-action", f"bet {bet.id}: a bank is already in play; a new banker takes it only when "
-                              "it is lost or passed", source="001:753", bet=bet.id)
+                              "it is lost or passed", source=ARTICLES.cite("001:753", state.jurisdiction), bet=bet.id)
         if bet.on or bet.extra.get("line"):
             raise TapeteError("bad-document", f"bet {bet.id}: a bank takes a seat or behind, nothing else", bet=bet.id)
         seat, behind = seat_fields(bet.id, bet.extra)
@@ -353,9 +387,9 @@ class CheminDeFerGame(PlayerBankedGame):
             if bet.amount < amount and not forced:
                 raise TapeteError("illegal-action", f"bank {bet.id}: a hand passed with {amount} is taken for at least that "
                                   "amount (or, by the seat at the passer's right, for the table minimum)",
-                                  source="001:753; 001:769", bet=bet.id)
+                                  source=ARTICLES.cite("001:753; 001:769", state.jurisdiction), bet=bet.id)
         if any(s.coup == self._next_coup(state) and s.final == "open" for s in state.stakes):
-            raise TapeteError("illegal-action", f"bank {bet.id}: the bank comes before the coup's stakes", source="001:842",
+            raise TapeteError("illegal-action", f"bank {bet.id}: the bank comes before the coup's stakes", source=ARTICLES.cite("001:842", state.jurisdiction),
                               bet=bet.id)
         if bet.player in state.refused:
             raise TapeteError("illegal-action", f"bank {bet.id}: {bet.player} may not bid for the bank auctioned after a "
@@ -364,7 +398,7 @@ class CheminDeFerGame(PlayerBankedGame):
         if state.bidding:                  # another offer for the same bank (R: docs/rulings.md#chemin-bank-award)
             if any(o.player == bet.player and o.final == "open" for o in state.offers):
                 raise TapeteError("illegal-action", f"bank {bet.id}: {bet.player} has already made an offer for this bank",
-                                  source="001:757", bet=bet.id)
+                                  source=ARTICLES.cite("001:757", state.jurisdiction), bet=bet.id)
             if state.offer_log is not None:
                 first = state.offers[0]
                 state.log[state.offer_log] = f"{first.player} offers {euros(first.amount)} for the bank"
@@ -459,7 +493,7 @@ class CheminDeFerGame(PlayerBankedGame):
         target = bet.on[0] if bet.on and len(bet.on) == 1 else None
         if bank is None or target != bank.id:
             raise TapeteError("illegal-action", f"bet {bet.id}: a share joins the bank in play (on: [its bet id])",
-                              source="001:751", bet=bet.id)
+                              source=ARTICLES.cite("001:751", state.jurisdiction), bet=bet.id)
         if not state.unlimited and bank.holding + bet.amount > self.bank_cap(state):
             raise TapeteError("over-maximum", f"share {bet.id} takes the bank above 100 x the minimum",
                               source=rules.sources["bank_maximum_multiple"], bet=bet.id)
@@ -471,12 +505,12 @@ class CheminDeFerGame(PlayerBankedGame):
     def _stake(self, state: CheminState, rules: CheminRules, bet: Bet) -> None:
         bank = state.bank()
         if bank is None:
-            raise TapeteError("illegal-action", f"bet {bet.id}: there is no bank to play against", source="001:842", bet=bet.id)
+            raise TapeteError("illegal-action", f"bet {bet.id}: there is no bank to play against", source=ARTICLES.cite("001:842", state.jurisdiction), bet=bet.id)
         if bank.holding <= 0:
-            raise TapeteError("illegal-action", f"bet {bet.id}: the bank is empty", source="001:753", bet=bet.id)
+            raise TapeteError("illegal-action", f"bet {bet.id}: the bank is empty", source=ARTICLES.cite("001:753", state.jurisdiction), bet=bet.id)
         if state.closed:
             raise TapeteError("bet-closed", f"bet {bet.id} refused: «no van más apuestas» has been called",
-                              source="001:866", bet=bet.id)
+                              source=ARTICLES.cite("001:866", state.jurisdiction), bet=bet.id)
         if bet.player == bank.player:
             raise TapeteError("illegal-action", f"bet {bet.id}: the banker cannot punt against his own bank", bet=bet.id)
         if bet.on:
@@ -485,19 +519,19 @@ class CheminDeFerGame(PlayerBankedGame):
         line = check_line(bet.id, bet.extra)
         if bet.amount < state.minimum:
             raise TapeteError("under-minimum", f"stake {bet.id} of {bet.amount} is under the minimum del punto "
-                              f"{state.minimum}", source="001:775", bet=bet.id)
+                              f"{state.minimum}", source=ARTICLES.cite("001:775", state.jurisdiction), bet=bet.id)
         limit = self.in_play(state, bank)
         if bet.amount > limit:
             raise TapeteError("over-maximum", f"stake {bet.id} of {bet.amount} exceeds the bank in play, {euros(limit)}: "
-                              "the most a punto can play is banco", source="001:777", bet=bet.id)
+                              "the most a punto can play is banco", source=ARTICLES.cite("001:777", state.jurisdiction), bet=bet.id)
         state.order += 1
         state.stakes.append(Stake(bet.id, bet.player, bet.amount, self._next_coup(state), state.order, seat, behind, line))
 
     # -- money acts ----------------------------------------------------------------------------------------------
     def _no_bet(self, state: CheminState, act: Act) -> None:
         if act.bet in state.shares:
-            raise TapeteError("illegal-action", f"an associate cannot intervene in the game (001:751): {act.do!r}",
-                              source="001:751", bet=act.bet)
+            raise TapeteError("illegal-action", f"an associate cannot intervene in the game: {act.do!r}",
+                              source=ARTICLES.cite("001:751", state.jurisdiction), bet=act.bet)
         super()._no_bet(state, act)
 
     def _call(self, state: CheminState, rules: CheminRules, act: Act, stake: Stake) -> None:
@@ -506,7 +540,7 @@ class CheminDeFerGame(PlayerBankedGame):
                               "(act.by: player)", bet=stake.id)
         if stake.final != "open" or stake.coup != self._next_coup(state) or state.closed:
             raise TapeteError("out-of-turn", f"{act.do} on {stake.id}: bancos are called before the deal",
-                              source="001:854", bet=stake.id)
+                              source=ARTICLES.cite("001:854", state.jurisdiction), bet=stake.id)
         bank = state.bank()
         assert bank is not None
         limit = self.in_play(state, bank)
@@ -517,25 +551,25 @@ class CheminDeFerGame(PlayerBankedGame):
         if act.do == "banco":
             if stake.amount != math.floor(limit):
                 raise TapeteError("illegal-action", f"banco on {stake.id}: the stake must be the whole bank in play "
-                                  f"({euros(limit)})", source="001:777", bet=stake.id)
+                                  f"({euros(limit)})", source=ARTICLES.cite("001:777", state.jurisdiction), bet=stake.id)
         elif act.do == "banco-with-table":
             if any(s.call == "banco-with-table" for s in coup):
-                raise TapeteError("illegal-action", f"banco con la mesa on {stake.id}: already announced", source="001:848",
+                raise TapeteError("illegal-action", f"banco con la mesa on {stake.id}: already announced", source=ARTICLES.cite("001:848", state.jurisdiction),
                                   bet=stake.id)
             if stake.amount not in (math.floor(limit / 2), math.ceil(limit / 2)):
                 raise TapeteError("illegal-action", f"banco con la mesa on {stake.id}: the stake is half the bank "
-                                  f"({euros(limit / 2)})", source="001:848", bet=stake.id)
+                                  f"({euros(limit / 2)})", source=ARTICLES.cite("001:848", state.jurisdiction), bet=stake.id)
         else:
             table_call = next((s for s in coup if s.call == "banco-with-table"), None)
             if table_call is None:
                 raise TapeteError("illegal-action", f"last-completes on {stake.id}: nobody announced banco con la mesa",
-                                  source="001:850", bet=stake.id)
+                                  source=ARTICLES.cite("001:850", state.jurisdiction), bet=stake.id)
             if any(s.call == "last-completes" for s in coup):
                 raise TapeteError("illegal-action", f"last-completes on {stake.id}: the half is already completed",
-                                  source="001:850", bet=stake.id)
+                                  source=ARTICLES.cite("001:850", state.jurisdiction), bet=stake.id)
             if stake.amount != math.floor(limit) - table_call.amount:
                 raise TapeteError("illegal-action", f"last-completes on {stake.id}: the stake completes the other half "
-                                  f"({euros(limit - table_call.amount)})", source="001:850", bet=stake.id)
+                                  f"({euros(limit - table_call.amount)})", source=ARTICLES.cite("001:850", state.jurisdiction), bet=stake.id)
         stake.call = act.do
         words = {"banco": "banco", "banco-with-table": "banco con la mesa", "last-completes": "con la mesa y último completo"}
         state.log.append(f"{stake.player}: «{words[act.do]}»")
@@ -583,7 +617,7 @@ class CheminDeFerGame(PlayerBankedGame):
                                   source=rules.sources["garage_threshold_multiple"], bet=bank.id)
             if amount > bank.free_winnings:
                 raise TapeteError("illegal-action", f"garage on {bank.id}: only winnings may be garaged "
-                                  f"({euros(bank.free_winnings)})", source="001:785", bet=bank.id)
+                                  f"({euros(bank.free_winnings)})", source=ARTICLES.cite("001:785", state.jurisdiction), bet=bank.id)
             bank.to_garage(Fraction(amount))
             bank.free_winnings -= amount
             state.log.append(f"garage voluntario: {euros(amount)} out of play")
@@ -609,7 +643,7 @@ class CheminDeFerGame(PlayerBankedGame):
     def deal(self, state: CheminState, rules: CheminRules) -> CheminCoup:
         bank = state.bank()
         if bank is None:
-            raise TapeteError("illegal-action", "no bank is in play: a coup needs a banker", source="001:842")
+            raise TapeteError("illegal-action", "no bank is in play: a coup needs a banker", source=ARTICLES.cite("001:842", state.jurisdiction))
         if state.stop_card_out:
             raise TapeteError("shoe-exhausted", "the stop card has come out: the partida is over",
                               source=rules.sources["cards_below_stop"])
@@ -617,7 +651,7 @@ class CheminDeFerGame(PlayerBankedGame):
         stakes = [s for s in state.stakes if s.coup == number and s.final == "open"]
         if not stakes:
             raise TapeteError("illegal-action", "no punto has staked against the bank: there is no coup to deal",
-                              source="001:852")
+                              source=ARTICLES.cite("001:852", state.jurisdiction))
         holder = self._cover(state, rules, bank, stakes)
         state.former_banker = None                  # his right is for one coup only (001:765)
         coup = CheminCoup(number, bank.id, [s.id for s in stakes], holder.id, holder.call == "banco")
@@ -716,10 +750,10 @@ class CheminDeFerGame(PlayerBankedGame):
             rule = self._punto_rule(coup)
             if rule == "natural":
                 raise TapeteError("illegal-action", "a punto with a natural abats: he has no card to ask for",
-                                  source="001:801")
+                                  source=ARTICLES.cite("001:801", state.jurisdiction))
             if rule != tableau.Choice.FREE and (rule == tableau.Choice.DRAW) != draw:
                 raise TapeteError("illegal-action", f"the punto with {coup.punto.total()} must "
-                                  f"{'draw' if rule == tableau.Choice.DRAW else 'stand'}", source="001:805-809")
+                                  f"{'draw' if rule == tableau.Choice.DRAW else 'stand'}", source=ARTICLES.cite("001:805-809", state.jurisdiction))
             coup.punto.drew = draw
             state.log.append(f"punto: «{'carta' if draw else 'no'}»")
             coup.stage = BANK_ABAT
@@ -745,10 +779,11 @@ class CheminDeFerGame(PlayerBankedGame):
         self._reach(state, rules, coup, PUNTO_CARD, act)
         if coup.give_due is None:
             raise TapeteError("illegal-action", f"{act.do}: the banker gives or refuses a card only after a punto's "
-                              "mistaken call or forgotten natural (001:916-918)")
+                              "mistaken call or forgotten natural",
+                              source=ARTICLES.cite("001:916-918", state.jurisdiction))
         give = act.do == "give"
         if coup.give_due == "baccara" and not give:
-            raise TapeteError("illegal-action", "a punto with baccará always gets the card", source="001:916")
+            raise TapeteError("illegal-action", "a punto with baccará always gets the card", source=ARTICLES.cite("001:916", state.jurisdiction))
         coup.give = give
         state.log.append(f"the banker {'gives' if give else 'refuses'} the card")
 
@@ -777,7 +812,7 @@ class CheminDeFerGame(PlayerBankedGame):
         self._reach(state, rules, coup, PUNTO, act)
         if coup.pending:
             raise TapeteError("illegal-action", "a fifth card has already been drawn")
-        coup.pending.append(draw_card(state.shoe, "001:894"))
+        coup.pending.append(draw_card(state.shoe, ARTICLES.cite("001:894", state.jurisdiction)))
         state.log.append(f"the banker draws a fifth card, {coup.pending[0]}: his unless the punto asks for a card")
 
     def _extra(self, state: CheminState, rules: CheminRules, coup: CheminCoup, act: Act) -> None:
@@ -790,7 +825,7 @@ class CheminDeFerGame(PlayerBankedGame):
         if not is_int(count) or count < 1:
             raise TapeteError("bad-document", "extra-initial-card 'count' is a positive number of cards")
         for _ in range(count):
-            coup.banker.cards.append(draw_card(state.shoe, "001:896"))
+            coup.banker.cards.append(draw_card(state.shoe, ARTICLES.cite("001:896", state.jurisdiction)))
         coup.banker.zero_from = len(coup.banker.cards)
         state.log.append("the banker dealt himself more than two cards: he counts baccará and keeps his draw (001:896)")
 
@@ -807,7 +842,7 @@ class CheminDeFerGame(PlayerBankedGame):
             self._step(state, rules, coup, default=True)
         if not hand.drew:
             raise TapeteError("illegal-action", f"two-cards: the {act.by} has not been given a third card")
-        other = draw_card(state.shoe, "001:898")
+        other = draw_card(state.shoe, ARTICLES.cite("001:898", state.jurisdiction))
         first = hand.cards[-1]
         base = hand.cards[:-1]
         with_first, with_other = tableau.total(base[hand.zero_from:] + [first]), tableau.total(base[hand.zero_from:] + [other])
@@ -896,7 +931,7 @@ class CheminDeFerGame(PlayerBankedGame):
         count = act.fields.get("count", 1)
         if count not in (1, 2):
             raise TapeteError("bad-document", "wrong-call 'count': the cards the banker drew, 1 or 2")
-        drawn = [draw_card(state.shoe, "001:890") for _ in range(count)]
+        drawn = [draw_card(state.shoe, ARTICLES.cite("001:890", state.jurisdiction)) for _ in range(count)]
         if coup.banker.total() <= 5:
             coup.banker.cards.append(drawn[0])
             coup.banker.drew = True
@@ -1014,7 +1049,7 @@ class CheminDeFerGame(PlayerBankedGame):
 
     def _third_card(self, state: CheminState, coup: CheminCoup) -> str:
         """A fifth card drawn ahead comes first (001:894)."""
-        return coup.pending.pop(0) if coup.pending else draw_card(state.shoe, "001:811")
+        return coup.pending.pop(0) if coup.pending else draw_card(state.shoe, ARTICLES.cite("001:811", state.jurisdiction))
 
     def _bank_default(self, coup: CheminCoup) -> bool:
         return bank_default_draws(coup.banker.total(), coup.punto.column())

@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from tapete.core.errors import TapeteError
+from tapete.core.jurisdictions import own_citations
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
 from tapete.engine.game import Action, Game
 from tapete.engine.settlement import BetResult, Settlement
@@ -205,6 +206,15 @@ def settle_stake(stake: Stake, results: list[int]) -> Fraction:
     return to_bank
 
 
+class Articles(dict[str, str]):
+    """National citation -> the same article in every catalog ('001:x; 000:y; 002:z; 003:w'): a refusal written
+    once cites, in a regional document, that jurisdiction's own article (own_citations)."""
+
+    def cite(self, national: str, jurisdiction: str) -> str:
+        parts = (part.strip() for part in national.split(";"))
+        return "; ".join(own_citations(self[p], jurisdiction) if p in self else p for p in parts)
+
+
 def draw_card(shoe: Shoe | None, rules_source: str) -> str:
     if shoe is None:
         raise TapeteError("shoe-exhausted", "this game is dealt from a shoe: the document has none", source=rules_source)
@@ -253,6 +263,11 @@ class PlayerBankedGame(Game):
     stop_card_source: str      # the stop card ends the partida with the coup
 
     # -- hooks -----------------------------------------------------------------------------------------------
+    def cited(self, state: Any, source: str) -> str:
+        """`source` (a national article) as the document's jurisdiction cites it; a game with an articles table
+        (chemin de fer, dos paños) answers with that jurisdiction's own article."""
+        return source
+
     def deal(self, state: Any, rules: Any) -> Any:
         raise NotImplementedError
 
@@ -428,8 +443,8 @@ class PlayerBankedGame(Game):
             raise TapeteError("bad-document", "early-draw 'count' is a positive number of cards")
         if act.fields.get("discard", False):
             for _ in range(count):
-                card = draw_card(state.shoe, self.early_draw_source)
-                state.log.append(f"{card} drawn too early: {self.early_discard} ({self.early_draw_source})")
+                card = draw_card(state.shoe, self.cited(state, self.early_draw_source))
+                state.log.append(f"{card} drawn too early: {self.early_discard} ({self.cited(state, self.early_draw_source)})")
         else:
             state.closed = True
             state.log.append(self.early_kept)
@@ -446,8 +461,8 @@ class PlayerBankedGame(Game):
         raise TapeteError("out-of-turn", "early-draw: the cards are already dealt")
 
     def _burn_now(self, state: Any, rules: Any, coup: Any, act: Act) -> None:
-        card = draw_card(state.shoe, self.burn_source)
-        state.log.append(f"{card} comes out face up: it is burned; stakes stay ({self.burn_source})")
+        card = draw_card(state.shoe, self.cited(state, self.burn_source))
+        state.log.append(f"{card} comes out face up: it is burned; stakes stay ({self.cited(state, self.burn_source)})")
 
     # -- the deal and the stages both coups play ---------------------------------------------------------------
     def _deal_cards(self, state: Any) -> list[str]:
@@ -455,9 +470,9 @@ class PlayerBankedGame(Game):
         drawn: list[str] = []
         position = 0
         while len(drawn) < self.deal_size:
-            card = draw_card(state.shoe, self.deal_source)
+            card = draw_card(state.shoe, self.cited(state, self.deal_source))
             if position in state.burn_at:
-                state.log.append(f"{card} comes out face up: it is burned ({self.burn_source})")
+                state.log.append(f"{card} comes out face up: it is burned ({self.cited(state, self.burn_source)})")
             else:
                 drawn.append(card)
             position += 1
@@ -518,7 +533,7 @@ class PlayerBankedGame(Game):
     def _check_stop_card(self, state: Any) -> None:
         if state.shoe is not None and state.shoe.cut_reached:
             state.stop_card_out = True
-            state.log.append(f"the stop card has come out: the partida ends with this coup ({self.stop_card_source})")
+            state.log.append(f"the stop card has come out: the partida ends with this coup ({self.cited(state, self.stop_card_source)})")
 
     # -- the coup's end ----------------------------------------------------------------------------------------
     def _end_coup(self, state: Any, rules: Any) -> None:
@@ -545,7 +560,7 @@ class PlayerBankedGame(Game):
             self._showdown(state, rules, coup)
             coup.stage = self.DONE
             self._end_coup(state, rules)
-            state.log.append(f"coup {coup.number} annulled ({reason}): stakes returned ({self.void_source})")
+            state.log.append(f"coup {coup.number} annulled ({reason}): stakes returned ({self.cited(state, self.void_source)})")
             return
         number = self._next_coup(state)
         for s in state.stakes:

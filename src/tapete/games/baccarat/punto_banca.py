@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from tapete.core.errors import TapeteError
+from tapete.core.jurisdictions import own_citations
 from tapete.core.money import euros
 from tapete.core.rng import TableRng
 from tapete.engine.bet_index import bet_index, forget
@@ -63,6 +64,10 @@ _NAT_SOURCES = {
     "maxima": "001:636", "maximum_range": "001:636", "stake_unit": "001:636", "sabot_passes": "001:628-630; R: docs/rulings.md#punto-banca-sabot-rotation",
     "reduced_tables": "001:606", "reduced_table_dealer": "001:628",
 }
+
+
+# «no va más» in each catalog; Andalucía's text is silent and the national article applies by a reading
+NO_VA_MAS = "001:675; 000:785; 002:486; 003:1680-1689 (silent); R: docs/rulings.md#punto-banca-andalucia-no-va-mas"
 
 
 def _rules(jurisdiction: str, sources: dict[str, str], **fields: Any) -> PuntoBancaRules:
@@ -337,7 +342,8 @@ class PuntoBancaGame(Game):
 
     def _bet(self, state: PuntoBancaState, rules: PuntoBancaRules, bet: Bet) -> None:
         if state.closed:
-            raise TapeteError("bet-closed", f"bet {bet.id} refused: no va más has been called", source="001:675", bet=bet.id)
+            raise TapeteError("bet-closed", f"bet {bet.id} refused: no va más has been called", bet=bet.id,
+                              source=own_citations(NO_VA_MAS, state.jurisdiction))
         if bet.id in bet_index(state, state.bets, _open_stake).ids:
             raise TapeteError("bad-document", f"bet id {bet.id!r} is used twice", bet=bet.id)
         if bet.kind not in rules.kinds:

@@ -25,6 +25,7 @@ from tapete.engine.shoe import Shoe
 from tapete.games.baccarat import tableau
 from tapete.games.baccarat.chemin_de_fer import Offer
 from tapete.games.baccarat.common import (
+    Articles,
     BankAccount,
     Hand,
     HoldsBanks,
@@ -46,6 +47,26 @@ STOOD, ABATED, OUT = tableau.STAND, 11, 12     # columns beyond the third-card v
 AUCTION = "001:976; 000:1071; 002:728; 003:2584-2586"      # no banker: the bank to the best bid
 LOT = "001:978; 000:1073; 002:728; 003:2586-2587"          # equal bids: by lot
 FREE_BANK = "001:934; 000:1027; 002:698; 003:2483-2484"    # banca libre answers every stake without limit
+# the national article each refusal cites -> the same article in each catalog
+ARTICLES = Articles({
+    "001:976": "001:976; 000:1071; 002:728; 003:2582-2587",
+    "001:982": "001:982; 000:1077; 002:732; 003:2595-2598",
+    "001:984": "001:984; 000:1079-1081; 002:732; 003:2600-2605",
+    "001:988": "001:988; 000:1085; 002:736; 003:2615-2618",
+    "001:990": "001:990; 000:1087; 002:738; 003:2620-2623",
+    "001:992": "001:992; 000:1089; 002:740; 003:2625-2634",
+    "001:1006": "001:1006; 000:1101; 002:752; 003:2658-2663",
+    "001:1008": "001:1008; 000:1103; 002:754; 003:2665-2670",
+    "001:1012": "001:1012; 000:1107; 002:758; 003:2675-2684",
+    "001:1018": "001:1018; 000:1115; 002:764; 003:2694-2701",
+    "001:1020": "001:1020; 000:1117; 002:766; 003:2703-2710",
+    "001:1024": "001:1024; 000:1123; 002:770; 003:2729-2733",
+    "001:1034": "001:1034; 000:1129; 002:778; 003:2764-2769",
+    "001:1036": "001:1036; 000:1131; 002:780; 003:2774-2777",
+    "001:1038": "001:1038; 000:1133; 002:782; 003:2779-2780",
+    "001:1056-1060": "001:1056-1060; 000:1153-1157; 002:800-804; 003:2819-2840",
+    "001:1068": "001:1068; 000:1163; 002:812; 003:2859-2865",
+})
 
 DEALT, SIDE1, SIDE2, BANK_ABAT, SIDE1_CARD, SIDE2_CARD, BANK, BANK_CARD, SHOWDOWN, DONE = range(10)
 
@@ -266,6 +287,9 @@ class TwoTablesGame(PlayerBankedGame):
     void_before_deal = ""
     stop_card_source = "001:1018"                         # the partida ends with the coup (001:1018)
 
+    def cited(self, state: Any, source: str) -> str:
+        return ARTICLES.cite(source, state.jurisdiction)
+
     def live_cut_from_end(self, jurisdiction: str) -> int | None:
         """The stop card ten cards from the end (001:1018; 000:1115; 002:764; 003:2694-2701)."""
         return self.rules[jurisdiction].stop_card[1]
@@ -314,7 +338,7 @@ class TwoTablesGame(PlayerBankedGame):
         if maximum is not None:
             if modality == "free":
                 raise TapeteError("bad-table", "in banca libre the casino may not set a maximum stake",
-                                  source="001:992")
+                                  source=ARTICLES.cite("001:992", jurisdiction))
             if not is_int(maximum) or maximum < m:
                 raise TapeteError("bad-table", "table.maximum is an amount of at least the minimum")
         unit = table.get("unit", m)
@@ -346,25 +370,25 @@ class TwoTablesGame(PlayerBankedGame):
 
     def _no_limits(self, rules: TwoTablesRules) -> TapeteError:
         return TapeteError("illegal-action", "the limits of a dos paños table are those of its authorisation",
-                           source="001:988")
+                           source=ARTICLES.cite("001:988", rules.jurisdiction))
 
     # -- bets ------------------------------------------------------------------------------------------------------
 
     def _bank_bet(self, state: TwoTablesState, rules: TwoTablesRules, bet: Bet) -> None:
         if state.bank() is not None and not state.bidding:
-            raise TapeteError("illegal-action", f"bet {bet.id}: a bank is already in play", source="001:976", bet=bet.id)
+            raise TapeteError("illegal-action", f"bet {bet.id}: a bank is already in play", source=ARTICLES.cite("001:976", state.jurisdiction), bet=bet.id)
         if any(o.id == bet.id for o in state.offers):
             raise TapeteError("bad-document", f"bet id {bet.id!r} is used twice", bet=bet.id)
         if bet.player in state.barred:
             raise TapeteError("illegal-action", f"bank {bet.id}: a banker who won and withdrew may not be banker again "
-                              "during the same sabot", source="001:982", bet=bet.id)
+                              "during the same sabot", source=ARTICLES.cite("001:982", state.jurisdiction), bet=bet.id)
         seat, behind = seat_fields(bet.id, bet.extra, required=False)
         low, high = state.table.get("bank-minimum"), state.table.get("bank-maximum")
         if low is not None and bet.amount < low:
-            raise TapeteError("under-minimum", f"bank {bet.id} is under the authorised minimum {low}", source="001:990",
+            raise TapeteError("under-minimum", f"bank {bet.id} is under the authorised minimum {low}", source=ARTICLES.cite("001:990", state.jurisdiction),
                               bet=bet.id)
         if high is not None and state.modality == "limited" and bet.amount > high:
-            raise TapeteError("over-maximum", f"bank {bet.id} exceeds the authorised maximum {high}", source="001:990",
+            raise TapeteError("over-maximum", f"bank {bet.id} exceeds the authorised maximum {high}", source=ARTICLES.cite("001:990", state.jurisdiction),
                               bet=bet.id)
         offer = Offer(bet.id, bet.player, bet.amount, seat, behind, len(state.offers))
         if state.bidding:               # another bid in the auction (001:976-978; R: docs/rulings.md#two-tables-auction)
@@ -441,13 +465,13 @@ class TwoTablesGame(PlayerBankedGame):
     def _stake(self, state: TwoTablesState, rules: TwoTablesRules, bet: Bet) -> None:
         bank = state.bank()
         if bank is None:
-            raise TapeteError("illegal-action", f"bet {bet.id}: there is no bank to play against", source="001:1020",
+            raise TapeteError("illegal-action", f"bet {bet.id}: there is no bank to play against", source=ARTICLES.cite("001:1020", state.jurisdiction),
                               bet=bet.id)
         if bank.holding <= 0 and state.modality == "limited":
             raise TapeteError("illegal-action", f"bet {bet.id}: la banca ha saltado; no stake until a new deposit",
-                              source="001:984", bet=bet.id)
+                              source=ARTICLES.cite("001:984", state.jurisdiction), bet=bet.id)
         if state.closed:
-            raise TapeteError("bet-closed", f"bet {bet.id} refused: «ya no va más» has been called", source="001:1020",
+            raise TapeteError("bet-closed", f"bet {bet.id} refused: «ya no va más» has been called", source=ARTICLES.cite("001:1020", state.jurisdiction),
                               bet=bet.id)
         if bet.player == bank.player:
             raise TapeteError("illegal-action", f"bet {bet.id}: the banker cannot punt against his own bank", bet=bet.id)
@@ -458,10 +482,10 @@ class TwoTablesGame(PlayerBankedGame):
         line = check_line(bet.id, bet.extra)
         if bet.amount < state.minimum:
             raise TapeteError("under-minimum", f"stake {bet.id} of {bet.amount} is under the minimum {state.minimum}",
-                              source="001:988", bet=bet.id)
+                              source=ARTICLES.cite("001:988", state.jurisdiction), bet=bet.id)
         if state.maximum is not None and bet.amount > state.maximum:
             raise TapeteError("over-maximum", f"stake {bet.id} of {bet.amount} exceeds the maximum {state.maximum}",
-                              source="001:988", bet=bet.id)
+                              source=ARTICLES.cite("001:988", state.jurisdiction), bet=bet.id)
         state.order += 1
         stake = Stake(bet.id, bet.player, bet.amount, self._next_coup(state), state.order, seat, behind, line,
                       sides=sorted(set(on)))
@@ -476,7 +500,7 @@ class TwoTablesGame(PlayerBankedGame):
         if act.do != "banco":
             raise TapeteError("illegal-action", f"{act.do!r} is not a punto's decision (card play is act.by)", bet=stake.id)
         if stake.final != "open" or stake.coup != self._next_coup(state) or state.closed:
-            raise TapeteError("out-of-turn", f"banco on {stake.id}: asked before the deal", source="001:1012", bet=stake.id)
+            raise TapeteError("out-of-turn", f"banco on {stake.id}: asked before the deal", source=ARTICLES.cite("001:1012", state.jurisdiction), bet=stake.id)
         number = stake.coup
         if number != 1 and not (state.banco_coups and state.banco_coups == number - 1 and state.banco_coups <= 2):
             raise TapeteError("illegal-action", f"banco on {stake.id}: asked once, at the start of the partida, and repeated "
@@ -501,7 +525,7 @@ class TwoTablesGame(PlayerBankedGame):
             raise TapeteError("out-of-turn", f"{act.do} on {bank.id}: between coups", bet=bank.id)
         if act.do == "pass":
             if bank.coups == 0:
-                raise TapeteError("illegal-action", "the banker may leave once the first coup is played", source="001:982",
+                raise TapeteError("illegal-action", "the banker may leave once the first coup is played", source=ARTICLES.cite("001:982", state.jurisdiction),
                                   bet=bank.id)
             if bank.holding + bank.garage > bank.initial:      # R: docs/rulings.md#two-tables-banker-withdraws
                 state.barred.append(bank.player)
@@ -513,7 +537,7 @@ class TwoTablesGame(PlayerBankedGame):
             raise TapeteError("bad-document", f"top-up on {bank.id} needs 'amount' (cents)", bet=bank.id)
         if bank.holding == 0 and amount < bank.initial:
             raise TapeteError("illegal-action", f"top-up on {bank.id}: after the bank jumps, a new deposit of at least "
-                              f"{euros(bank.initial)}", source="001:984", bet=bank.id)
+                              f"{euros(bank.initial)}", source=ARTICLES.cite("001:984", state.jurisdiction), bet=bank.id)
         bank.add(bank.id, amount)
         state.log.append(f"the bank is raised to {euros(bank.holding)}")
 
@@ -521,17 +545,17 @@ class TwoTablesGame(PlayerBankedGame):
     def deal(self, state: TwoTablesState, rules: TwoTablesRules) -> TwoTablesCoup:
         bank = state.bank()
         if bank is None:
-            raise TapeteError("illegal-action", "no bank is in play", source="001:976")
+            raise TapeteError("illegal-action", "no bank is in play", source=ARTICLES.cite("001:976", state.jurisdiction))
         if bank.holding <= 0 and state.modality == "limited":
             raise TapeteError("illegal-action", "la banca ha saltado: a new deposit (top-up) or the banker leaves (pass)",
-                              source="001:984")
+                              source=ARTICLES.cite("001:984", state.jurisdiction))
         if state.stop_card_out:
             raise TapeteError("shoe-exhausted", "the stop card has come out: the partida is over",
                               source=rules.sources["stop_card"])
         number = self._next_coup(state)
         stakes = [s for s in state.stakes if s.coup == number and s.final == "open"]
         if not stakes:
-            raise TapeteError("illegal-action", "no stake on either side: there is no coup to deal", source="001:1020")
+            raise TapeteError("illegal-action", "no stake on either side: there is no coup to deal", source=ARTICLES.cite("001:1020", state.jurisdiction))
         banco = self._cover(state, bank, stakes)
         coup = TwoTablesCoup(number, bank.id, [s.id for s in stakes], banco.id if banco else None)
         state.current = coup
@@ -632,10 +656,10 @@ class TwoTablesGame(PlayerBankedGame):
             self._reach(state, rules, coup, SIDE1 + side, act)
             rule = self.side_rule(coup, side)
             if rule == "natural":
-                raise TapeteError("illegal-action", f"side {side + 1} holds a natural: it abats", source="001:1006")
+                raise TapeteError("illegal-action", f"side {side + 1} holds a natural: it abats", source=ARTICLES.cite("001:1006", state.jurisdiction))
             if rule != tableau.Choice.FREE and (rule == tableau.Choice.DRAW) != draw:
                 raise TapeteError("illegal-action", f"side {side + 1} with {coup.sides[side].total()} must "
-                                  f"{'draw' if rule == tableau.Choice.DRAW else 'stand'}", source="001:1006")
+                                  f"{'draw' if rule == tableau.Choice.DRAW else 'stand'}", source=ARTICLES.cite("001:1006", state.jurisdiction))
             coup.sides[side].drew = draw
             state.log.append(f"side {side + 1}: «{'carta' if draw else 'no'}»")
             coup.stage = SIDE1 + side + 1
@@ -646,7 +670,7 @@ class TwoTablesGame(PlayerBankedGame):
         forced, _ = self.bank_choice(coup)
         if forced is not None and forced != draw:
             raise TapeteError("illegal-action", f"the bank with {coup.banker.total()} must {'draw' if forced else 'stand'} "
-                              "here", source="001:1008; 001:1056-1060")
+                              "here", source=ARTICLES.cite("001:1008; 001:1056-1060", state.jurisdiction))
         coup.banker.drew = draw
         state.log.append(f"banca: {'carta' if draw else 'se planta'}")
         coup.stage = BANK_CARD
@@ -707,7 +731,8 @@ class TwoTablesGame(PlayerBankedGame):
         self._reach(state, rules, coup, SIDE1 + side, act)
         rule = self.side_rule(coup, side)
         if rule in ("natural", tableau.Choice.FREE):
-            raise TapeteError("illegal-action", "with this total the side's first word stands (001:1068)")
+            raise TapeteError("illegal-action", "with this total the side's first word stands",
+                              source=ARTICLES.cite("001:1068", state.jurisdiction))
         coup.sides[side].drew = rule == tableau.Choice.DRAW
         coup.restored = coup.restored or "player"
         state.log.append(f"side {side + 1} called the wrong word: the card goes where the rules send it and the bank "

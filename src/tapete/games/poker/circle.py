@@ -22,6 +22,7 @@ from typing import Any
 
 from tapete.core.cards import FRENCH_RANKS, parse_card
 from tapete.core.errors import TapeteError
+from tapete.core.jurisdictions import cite
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
 from tapete.engine.game import Action, Game, KindInfo, TableKey
 from tapete.engine.registry import register
@@ -969,7 +970,10 @@ class CircleGame(Game):
         folding_free = verb == "fold" and b.highest == s.street
         if amount is not None and not _is_int(amount):
             raise TapeteError("bad-document", "amount is an integer (cents): the player's total for the round", bet=s.bet)
-        line = bt.act(b, verb, amount if verb in ("bet", "raise") else None, bet_id=s.bet)
+        try:
+            line = bt.act(b, verb, amount if verb in ("bet", "raise") else None, bet_id=s.bet)
+        except TapeteError as exc:
+            raise self._recited(state.jurisdiction, exc) from None
         hand.history.append(f"p{i + 1} " + ("f" if verb == "fold" else "cc" if verb in ("check", "call") else
                                             f"cbr {s.street}"))
         if verb == "bet" and self.variant.draw and b.round == 1 and hand.opener is None:
@@ -1042,7 +1046,8 @@ class CircleGame(Game):
         s = b.seats[i]
         if amount > s.street + s.stack:
             raise TapeteError("illegal-action", f"{s.player} bets {amount} but has only {s.street + s.stack}",
-                              source=bt.SRC_STAKES, bet=act.bet)
+                              source=self.IB_BETTING[bt.SRC_STAKES] if state.jurisdiction == "ES-IB" else bt.SRC_STAKES,
+                              bet=act.bet)
         if any(h.seat == i for h in hand.held):
             raise TapeteError("out-of-turn", f"{s.player} already has an out-of-turn bet waiting", bet=act.bet)
         hand.held.append(Held(i, act.do, amount, b.highest))
@@ -1055,6 +1060,17 @@ class CircleGame(Game):
         if jurisdiction == "ES-IB" and "000:" not in source:
             return f"{source}; R: docs/rulings.md#sintetico-ib-common-procedures"
         return source
+
+    # Baleares' sintético has its own articles on the betting options (000:1523-1535); the rest is a reading
+    IB_BETTING = {bt.SRC_ACTIONS: "000:1523-1535", bt.SRC_STAKES: "000:1535"}
+
+    @classmethod
+    def _recited(cls, jurisdiction: str, exc: TapeteError) -> TapeteError:
+        """A refusal of the common betting engine (Andalucía's articles) in the table's own text (`_cite`)."""
+        if jurisdiction != "ES-IB" or exc.source is None:
+            return exc
+        source = cls.IB_BETTING.get(exc.source) or cls._cite(jurisdiction, exc.source)
+        return TapeteError(exc.code, exc.message.removesuffix(f": {cite(exc.source)}"), source=source, bet=exc.bet)
 
     def _out_of_turn_source(self, state: CircleState) -> str:
         """The article on out-of-turn bets of the table's own text: 003:4790-4795, Baleares' 000:1589."""

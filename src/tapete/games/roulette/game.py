@@ -282,7 +282,8 @@ class RouletteGame(Game):
             raise TapeteError("bad-document", f"{self.id} takes a 'spin', not a {outcome.name!r}")
         n = outcome.value
         if not _is_int(n) or not 0 <= n <= 36:
-            raise TapeteError("bad-outcome", f"spin {n!r}: the wheel has pockets 0 to 36", source="001:46")
+            raise TapeteError("bad-outcome", f"spin {n!r}: the wheel has pockets 0 to 36",
+                              source=own_citations("001:46; 000:90; 002:104; 003:130-141", state.jurisdiction))
         for bet in state.bets:   # a choice not made by the next spin: prison (R: docs/rulings.md#roulette-default-prison)
             if bet.phase == "choice":
                 bet.phase = "prison"
