@@ -264,7 +264,7 @@ def test_dos_panos_the_two_tables_a_coup_in_words(server: Any, people: Any, shot
     page.wait_for_selector("#phase[data-phase='settled']")
     page.wait_for_selector("#ch-result:not(:empty)")
     result = page.locator("#ch-result").inner_text()
-    assert "Table 1 9 against the bank's 2: Table 1 wins." in result, result
+    assert result == "Table 1 has 9, the bank 2: Table 1 wins. Table 2 has 0, the bank 2: the bank wins.", result
     page.wait_for_selector("#last-result .settle-lines li")
     assert "stake €20.00, returned €40.00, net +€20.00" in page.locator("#last-result").inner_text()
     shot(page, "phone-table-dos-settled")

@@ -81,7 +81,7 @@ def test_chemin_de_fer_coup(server: Any, people: Any, shot: Any) -> None:
     assert server.call("inspector", "GET", "/api/ledger")["ok"]
     punto.wait_for_selector("#phase[data-phase='settled']")
     punto.wait_for_selector("#ch-result:not(:empty)")
-    assert punto.locator("#ch-result").inner_text() == "Punto (player) 5 against the bank's 6: the bank wins."
+    assert punto.locator("#ch-result").inner_text() == "Punto (player) has 5, the bank 6: the bank wins."
     assert punto.locator("#ch-coup .pcard.back").count() == 0                   # every card on the table, face up
     punto.wait_for_selector("#last-result .settle-lines li")
     assert "stake €50.00, returned €0.00, net −€50.00" in punto.locator("#last-result").inner_text()

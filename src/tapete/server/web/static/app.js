@@ -226,6 +226,7 @@ export const phaseText = (phase) => t(`phase_${phase}`);
 /** A card as the engine writes it ("8S", "TD", "12o"): a small face with suit colour. */
 export function card(text) {
   if (text === "??") return el("span", { class: "pcard back", role: "img", "aria-label": t("card_face_down") });   // dealt face down
+  if (/^X\d+$/.test(text)) return el("span", { class: "pcard joker", role: "img", "aria-label": t("pk_joker") }, t("pk_joker"));
   const suit = text.slice(-1);
   const sym = { S: "♠", H: "♥", D: "♦", C: "♣" }[suit];
   const rank = sym ? text.slice(0, -1).replace("T", "10") : text;

@@ -110,7 +110,11 @@ function drawCoup(ctx) {
     }
   }
   box.replaceChildren(...hands, handNode(ctx, t("banca"), coup.banker, "bank", "banca", over));
-  if (!over) { result.textContent = ""; return; }
+  if (!over) {                   // a decision due to another player: say so, no name
+    const waiting = ctx.summary.phase === "acting" && !ctx.actions.decisions.some((d) => d.mine);
+    result.textContent = waiting ? t("pk_note_others") : "";
+    return;
+  }
   const bank = points(coup.banker);
   const words = twoTables(ctx)
     ? (coup.sides || []).map((h, i) => say(sign(coup.results?.[i]), { who: sideName(i), p: points(h), b: bank })).join(" ")

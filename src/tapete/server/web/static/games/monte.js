@@ -96,7 +96,7 @@ export function update(ctx) {
   const crNode = root.querySelector("#mt-croupier-card");
   crNode.replaceChildren(...(crCards.length ? crCards.map(card) : [el("span", { class: "muted" }, t("pk_not_dealt"))]),
     again.croupier ? el("span", { class: "mt-rematch" }, `${t("mt_rematch")}: `, card(again.croupier)) : "");
-  const bets = (live.bets || []).filter((b) => (settled ? b.state === "done" : b.state !== "done"));
+  const bets = (live.bets || []).filter((b) => (settled ? b.state === "done" : b.coup === live.coup));     // this coup's
   const tied = new Set(ctx.actions.decisions.filter((d) => d.mine).map((d) => d.bet));
   for (const node of root.querySelectorAll(".mt-box")) {
     const box = Number(node.dataset.box);
@@ -110,6 +110,7 @@ export function update(ctx) {
     tile.setAttribute("aria-label", `${say("box_n", { n: box })}: ${who}`);
     node.classList.toggle("mine", mine.length > 0);
     node.classList.toggle("taken", here.length > 0);
+    node.classList.toggle("deciding", mine.some((b) => tied.has(b.id)));
     const boxCard = coup?.cards?.[`box ${box}`];
     node.querySelector(".mt-card").replaceChildren(...(boxCard ? [card(boxCard)] : []),
       again[`box ${box}`] ? el("span", { class: "mt-rematch" }, `${t("mt_rematch")}: `, card(again[`box ${box}`])) : "");
