@@ -54,6 +54,10 @@ TABLES: list[dict[str, Any]] = [
      "table": {"minimum": 500}},
     {"id": "monte", "name": "Casino Monte", "game": "casino-monte", "jurisdiction": "ES-AN", "source": "rng", "auto": False,
      "table": {"minimum": 500}},
+    {"id": "sd-buy", "name": "Sin descarte (compra)", "game": "poker-sin-descarte", "jurisdiction": "ES-AN", "source": "rng",
+     "auto": False, "table": {"minimum": 500, "card-purchase": True}},
+    {"id": "cdf", "name": "Chemin de fer", "game": "chemin-de-fer", "jurisdiction": "ES", "source": "croupier",
+     "auto": False, "table": {"minimum": 1000}},
     {"id": "dos", "name": "Baccara a dos paños", "game": "baccarat-two-tables", "jurisdiction": "ES", "source": "croupier",
      "auto": False, "table": {"minimum": 1000}},
 ]
@@ -268,4 +272,43 @@ def test_dos_panos_the_two_tables_a_coup_in_words(server: Any, people: Any, shot
     page.wait_for_selector("#last-result .settle-lines li")
     assert "stake €20.00, returned €40.00, net +€20.00" in page.locator("#last-result").inner_text()
     shot(page, "phone-table-dos-settled")
+    plain(page)
+
+
+def test_sin_descarte_a_card_bought_by_tapping_it(server: Any, people: Any) -> None:
+    """Where the table sells a card (ES-AN, table.card-purchase), the player taps the card he changes, then buys."""
+    luis = people("luis", viewport=PHONE)
+    page = luis.open("/tables/sd-buy")
+    page.wait_for_selector("#phase[data-phase='betting']")
+    tap_bet(page, 1, "ante")
+    server.call("croupier", "POST", "/api/tables/sd-buy/close")
+    page.wait_for_selector(".pk-hand[data-box='1'] button.verb[data-verb='buy']")
+    buy = page.locator(".pk-hand[data-box='1'] button.verb[data-verb='buy']")
+    assert buy.is_disabled() and "change one card" in page.locator(".pk-hand[data-box='1'] .pk-decide p").inner_text()
+    before = server.call("luis", "GET", "/api/tables/sd-buy/view")["state"]["round"]["hands"]["1"]
+    page.locator(".pk-hand[data-box='1'] .pk-card-pick").first.tap()
+    buy = page.locator(".pk-hand[data-box='1'] button.verb[data-verb='buy']")
+    assert buy.is_enabled() and buy.inner_text().startswith("Change the ")
+    buy.tap()
+    page.wait_for_function("!document.querySelector(\".pk-hand[data-box='1'] button.verb[data-verb='buy']\")")
+    acts = server.call("luis", "GET", "/api/tables/sd-buy/view")["state"]["bets"][0]["acts"]
+    assert [a["do"] for a in acts] == ["buy"] and len(acts[0]["cards"]) == 1 and len(before) == 5    # one card changed
+    page.locator(".pk-hand[data-box='1'] button.verb[data-verb='call']").tap()
+    page.wait_for_selector("#phase[data-phase='settled']")
+    assert NET.search(page.locator(".pk-hand[data-box='1'] .pk-settle").inner_text())
+    plain(page)
+
+
+def test_chemin_banco_calls_the_whole_bank(server: Any, people: Any) -> None:
+    server.call("luis", "POST", "/api/tables/cdf/bets", {"bets": [{"kind": "bank", "amount": 10_000, "extra": {"seat": 1}}]})
+    ana = people("ana", viewport=PHONE)
+    page = ana.open("/tables/cdf")
+    page.wait_for_selector("#ch-spots [data-call='banco']")
+    assert page.locator("#ch-spots [data-call='banco']").inner_text() == "Banco: €100.00"
+    assert page.locator("#ch-spots [data-call='banco-with-table']").inner_text() == "Banco con la mesa (half): €50.00"
+    page.locator(".ch-seat[data-seat='4']").tap()
+    page.locator("#ch-spots [data-call='banco']").tap()
+    page.wait_for_selector("#ch-spots .spot[data-kind='player'].has-stake")
+    stakes = server.call("croupier", "GET", "/api/tables/cdf/view")["state"]["stakes"]
+    assert [(s["amount"], s["seat"], s["call"]) for s in stakes] == [(10_000, 4, "banco")]    # the whole bank, called
     plain(page)

@@ -10,7 +10,7 @@ import { settleLine } from "../feed.js";
 let root = null;
 let picked = 1;
 let userPicked = false;      // until the player taps a box, the page picks the box he plays on
-let chosenLow = [];          // Pai Gow: the two cards tapped for the small hand
+let chosenLow = [];          // Pai Gow: the two cards tapped for the small hand; sin descarte: the one to change
 
 const frac = (v) => {        // the engine's exact amounts ("1500/1") in cents
   if (typeof v === "number") return v;
@@ -97,13 +97,14 @@ function comboText(code) {
   return code.split("+").map((c, i, all) => (all.length > 1 ? `${t(i ? "pk_small" : "pk_big")} ` : "") + t(`combo_${c}`)).join(" · ");
 }
 
-function cardsRow(cards, { pickable = false, ctx = null, bet = null } = {}) {
+function cardsRow(cards, { pickable = 0, ctx = null, bet = null } = {}) {
   return el("div", { class: "cards" }, cards.map((c) => {
     if (!pickable) return card(c);
     const on = chosenLow.includes(c);
+    const what = pickable === 1 ? t("pk_buy_pick") : t("pk_small_pick");
     return el("button", { type: "button", class: `pk-card-pick${on ? " low" : ""}`, "aria-pressed": String(on),
-      "aria-label": `${t("pk_small_pick")} ${c}`, onclick: () => {
-        chosenLow = on ? chosenLow.filter((x) => x !== c) : [...chosenLow, c].slice(-2);
+      "aria-label": `${what} ${c}`, onclick: () => {
+        chosenLow = on ? chosenLow.filter((x) => x !== c) : [...chosenLow, c].slice(-pickable);
         drawHands(ctx, bet);
       } }, card(c));
   }));
@@ -126,11 +127,18 @@ function decisionRow(ctx, box, hand) {
           ctx.act({ bet, do: "set", fields: { high: hand.filter((c) => !low.includes(c)), low } });
         } }, ready ? say("pk_set_with", { cards: chosenLow.map(pretty).join(" ") }) : t("pk_verb_set")));
   }
+  const buy = verbs.includes("buy") ? el("button", { type: "button", class: "verb verb-buy", "data-verb": "buy", "data-bet": bet,
+    disabled: chosenLow.length !== 1, onclick: () => {
+      const cards = chosenLow.slice();
+      chosenLow = [];
+      ctx.act({ bet, do: "buy", fields: { cards } });
+    } }, chosenLow.length === 1 ? say("pk_buy_with", { card: pretty(chosenLow[0]) }) : t("pk_verb_buy")) : null;
   const acts = (game === "trijoker" ? ((viewBet(ctx, bet)?.acts || []).filter((a) => a.do !== "expose").length) : -1);
-  const sentence = game === "trijoker" ? say("pk_trijoker_due", { n: acts + 1 }) : t("pk_decide");
+  const sentence = game === "trijoker" ? say("pk_trijoker_due", { n: acts + 1 }) : buy ? t("pk_buy_how") : t("pk_decide");
   return el("div", { class: "pk-decide", role: "group", "aria-label": `${t("decisions")} ${say("box_n", { n: box })}` },
     el("p", {}, sentence),
-    verbs.filter((v) => v !== "expose").map((v) => el("button", {
+    buy,
+    verbs.filter((v) => v !== "expose" && v !== "buy").map((v) => el("button", {
       type: "button", class: `verb verb-${v}`, "data-verb": v, "data-bet": bet,
       "aria-label": `${t(`pk_verb_${v}`) !== `pk_verb_${v}` ? t(`pk_verb_${v}`) : verbText(v)} (${say("box_n", { n: box })})`,
       onclick: () => ctx.act({ bet, do: v }),
@@ -159,14 +167,14 @@ function drawHands(ctx) {
   const panels = boxes.map((box) => {
     const cards = hands[String(box)] || [];
     const decide = over || settled ? null : decisionRow(ctx, box, cards);
-    const setting = decide?.querySelector(".verb-set");
+    const picks = decide?.querySelector(".verb-set") ? 2 : decide?.querySelector(".verb-buy") ? 1 : 0;
     const settle = settled ? bets.filter((b) => b.player === me && b.box === box && b.final === "settled")
       .map((b) => settleLine({ kind: b.kind, staked: frac(b.staked), returned: frac(b.returned) })) : [];
     const netSum = settle.reduce((a, l) => a + l.net, 0);
     return el("section", { class: `pk-hand${decide ? " deciding" : ""}`, "data-box": box, "data-combo": named[String(box)] ?? "",
       "aria-label": say("box_n", { n: box }) },
     el("h3", {}, say("pk_your_box", { n: box }), named[String(box)] ? el("span", { class: "combo" }, ` — ${comboText(named[String(box)])}`) : null),
-    cards.length ? cardsRow(cards, { pickable: Boolean(setting), ctx }) : el("p", { class: "muted" }, t("pk_not_dealt")),
+    cards.length ? cardsRow(cards, { pickable: picks, ctx }) : el("p", { class: "muted" }, t("pk_not_dealt")),
     decide,
     settle.length ? el("ul", { class: "plain settle-lines pk-settle", "data-net": netSum },
       settle.map((l) => el("li", { "data-net": l.net, class: l.net > 0 ? "won" : l.net < 0 ? "lost" : "push" }, l.text))) : null);
@@ -232,7 +240,7 @@ export function decisions(ctx, box) {
 export function update(ctx) {
   const keep = root.querySelector("#pk-hands").contains(document.activeElement) ? document.activeElement : null;
   const again = keep?.dataset?.verb ? `[data-verb="${keep.dataset.verb}"]` : null;
-  if (!ctx.actions.decisions.some((d) => d.do === "set" && d.mine)) chosenLow = [];
+  if (!ctx.actions.decisions.some((d) => ["set", "buy"].includes(d.do) && d.mine)) chosenLow = [];
   const own = (ctx.view?.bets || []).find((b) => b.player === ctx.me?.user && b.final === "open")?.box;
   if (!userPicked && own && own !== picked) { pick(ctx, own, false); return; }
   drawSpots(ctx);
