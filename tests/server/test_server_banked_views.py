@@ -71,3 +71,16 @@ def test_casino_monte_keeps_the_rematch_cards() -> None:
     game.apply(state, Act("rematch", bet="b1"))
     assert state.rematch_cards == {"box 2": "6H", "croupier": "QH"}
     assert to_json(state)["rematch_cards"] == {"box 2": "6H", "croupier": "QH"}
+
+
+def test_baccarat_hands_get_the_engines_points_unless_a_card_is_face_down() -> None:
+    from tapete.server.baccarat_points import hand_totals
+
+    view = {"game": "chemin-de-fer", "current": {
+        "punto": {"cards": ["9S", "5H", "KD"], "zero_from": 0, "forced_total": None},      # 14: the units, 4 (001:640)
+        "banker": {"cards": ["??", "??"], "zero_from": 0, "forced_total": None}},
+        "coups": [{"punto": {"cards": ["7S", "2H", "3C"], "zero_from": 2, "forced_total": None},
+                   "banker": {"cards": ["4S", "4H"], "zero_from": 0, "forced_total": 0}}]}
+    hand_totals(view)
+    assert view["current"]["punto"]["total"] == 4 and "total" not in view["current"]["banker"]
+    assert view["coups"][0]["punto"]["total"] == 3 and view["coups"][0]["banker"]["total"] == 0

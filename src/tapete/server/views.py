@@ -106,6 +106,10 @@ def doc_view(doc: Any, viewer: str | None = None, over: bool = False, state: Any
         from tapete.server.banker import reveal
 
         reveal(get_game(game), state, doc, out, viewer, MASK)   # a player's bank: the holders see their hands
+    if isinstance(out, dict):
+        from tapete.server.baccarat_points import hand_totals
+
+        hand_totals(out)                  # chemin de fer, dos paños: each hand's points as the viewer sees it
     return out
 
 

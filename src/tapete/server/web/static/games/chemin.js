@@ -2,19 +2,16 @@
 // it holds), the offers for the bank while it is auctioned, the punto's hand (or the two tables of dos paños)
 // against the bank's, each hand with its points once its cards are shown, the draw / stand decisions as
 // buttons beside the hand they belong to, with a sentence; stakes against the bank from the chosen chip, and
-// *banco* / *banco con la mesa* as the engine allows them. Every rule is the engine's: the page counts the
-// points of cards already on the table, as punto y banca's page shows them.
+// *banco* / *banco con la mesa* as the engine allows them. Every rule is the engine's, the points too (the
+// server counts them: baccarat_points.py).
 import { card, el, money, say, t, verbText } from "../app.js";
 
 let root = null;
 let seat = 1;
 
-/** A baccarat hand's points (001: the units of the sum; tens and figures count nothing), or null while a card is face down. */
+/** A hand's points as the server counted them with the engine's rule (none while a card is face down to me). */
 export function points(hand) {
-  const cards = hand?.cards || [];
-  if (!cards.length || cards.includes("??")) return null;
-  if (hand.forced_total !== null && hand.forced_total !== undefined) return hand.forced_total;
-  return cards.reduce((a, c) => a + ({ A: 1, T: 0, J: 0, Q: 0, K: 0 }[c[0]] ?? Number(c[0])), 0) % 10;
+  return hand && Number.isInteger(hand.total) ? hand.total : null;
 }
 
 const twoTables = (ctx) => ctx.page.table.game === "baccarat-two-tables";
