@@ -99,8 +99,7 @@ def test_every_banked_page_fits_reads_plainly_and_passes_axe(server: Any, people
         page.wait_for_timeout(150)
         plain(page)
         assert page.locator("#g-kind").count() == 0, table                      # not the generic form
-        if size is PHONE:
-            shot(page, f"phone-table-{table}")
+        shot(page, f"phone-table-{table}" if size is PHONE else f"table-banked-{table}")
 
 
 def test_tripoker_coup_tapped_on_a_phone_keeps_the_hands_and_names_them(server: Any, people: Any, shot: Any) -> None:

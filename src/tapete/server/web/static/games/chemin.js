@@ -161,7 +161,9 @@ function spots(ctx) {
     }
   }
   box.replaceChildren(...buttons);
-  root.querySelector("#ch-help").textContent = buttons.length ? t(twoTables(ctx) ? "ch_help_two" : "ch_help") : "";
+  const onlyBank = kinds.length && kinds.every((k) => k.kind === "bank");
+  root.querySelector("#ch-help").textContent = !buttons.length ? "" : onlyBank ? t("ch_help_bank")
+    : t(twoTables(ctx) ? "ch_help_two" : "ch_help");
 }
 
 async function place(ctx, bet) {
