@@ -97,11 +97,11 @@ def test_every_table_page(scene: Any, people: Any, shot: Any) -> None:
     assert page.locator(".racetrack .spot").count() == 37 + 3           # a number each, and the three sectors
     # the spot shows what the bet stakes (issue 20): neighbours of 17 is five chips of €5
     assert page.locator(".racetrack .spot[data-kind='neighbours'][data-on='17'] .stake").inner_text() == "€25.00"
-    page = luis.open("/tables/tripoker")                                 # banked poker on the generic page:
-    mine = page.locator(".card-group[data-where='round · hands · 2'] .pcard")
-    assert mine.count() == 3 and "??" not in mine.all_inner_texts()     # my box's three cards, face up
-    assert page.locator(".card-group[data-where='round · hands · croupier'] .pcard").all_inner_texts() == ["??"] * 3
-    assert page.locator(".card-group[data-where='round · hands · 2'] h3").inner_text() == "Box 2"   # in words
+    page = luis.open("/tables/tripoker")                                 # banked poker (games/poker.js):
+    mine = page.locator(".pk-hand[data-box='2'] .pcard")
+    assert mine.count() == 3 and page.locator(".pk-hand[data-box='2'] .pcard.back").count() == 0   # my box's cards, face up
+    assert page.locator("#pk-house .pcard.back").count() == 3            # the croupier's, face down
+    assert page.locator(".pk-hand[data-box='2'] h3").inner_text() == "Your box 2"    # in words
     page.locator("button.verb[data-verb='call']").click()                 # the call settles the round
     page.wait_for_selector("#phase[data-phase='settled']")
     page.wait_for_selector("#last-result .result")

@@ -208,29 +208,28 @@ def test_chips_and_cloth_within_a_handful_of_keys(scene: Any, people: Any) -> No
 
 def test_tripoker_coup_keeps_the_croupiers_hand_after_settlement(scene: Any, people: Any) -> None:
     """Issue 20: after the coup the croupier's three cards stay on the table, face up, each hand's combination
-    named; the player's box and settlement read in words (no `box=1` typed, the box picked from a list)."""
+    named; the player's box picked by a tap on the cloth (games/poker.js) and the settlement read in words."""
     luis = people("luis", viewport=PHONE)
     page = luis.open("/tables/tripoker")
     page.wait_for_selector("#phase[data-phase='betting']")
-    page.locator("#g-kind").select_option("ante")
-    page.locator("#g-box").select_option("3")
-    page.locator("#g-amount").fill("10")
-    page.locator("#g-place").tap()
+    page.get_by_role("radio", name="Chip €10.00").tap()
+    page.locator(".pk-box[data-box='3']").tap()
+    page.locator(".pk-spot[data-kind='ante'][data-box='3']").tap()
     page.wait_for_selector("#my-bets li[data-bet]")
     scene.call("croupier", "POST", "/api/tables/tripoker/close")
-    page.wait_for_selector("button.verb[data-verb='call']")
-    mine = page.locator(".card-group[data-where='round · hands · 3'] .pcard").all_inner_texts()
-    assert len(mine) == 3 and "??" not in mine
-    assert page.locator(".card-group.croupier .pcard").all_inner_texts() == ["??"] * 3     # hidden while deciding
-    page.locator("button.verb[data-verb='call']").tap()
+    page.wait_for_selector(".pk-hand[data-box='3'] button.verb[data-verb='call']")
+    mine = page.locator(".pk-hand[data-box='3'] .pcard").all_inner_texts()
+    assert len(mine) == 3 and page.locator(".pk-hand[data-box='3'] .pcard.back").count() == 0
+    assert page.locator("#pk-house .pcard.back").count() == 3                          # hidden while deciding
+    page.locator(".pk-hand[data-box='3'] button.verb[data-verb='call']").tap()
     page.wait_for_selector("#phase[data-phase='settled']")
-    page.wait_for_selector(".card-group.croupier[data-combo]:not([data-combo=''])")
-    dealer = page.locator(".card-group.croupier .pcard").all_inner_texts()
-    assert len(dealer) == 3 and "??" not in dealer                                     # kept, face up
-    assert page.locator(".card-group.croupier .combo").inner_text().startswith(" — ")
-    assert page.locator(".card-group[data-where='round · hands · 3'] .combo").count() == 1
+    page.wait_for_selector("#pk-house:not([data-combo=''])")
+    dealer = page.locator("#pk-house .pcard:not(.back)").all_inner_texts()
+    assert len(dealer) == 3 and page.locator("#pk-house .pcard.back").count() == 0      # kept, face up
+    assert page.locator("#pk-house-combo").inner_text().strip() != ""
+    assert page.locator(".pk-hand[data-box='3'] .combo").inner_text().startswith(" — ")
     page.wait_for_selector("#last-result .settle-lines li")
-    assert re.match(r"ante: stake €20\.00, returned €[\d.,]+, net [+−]?€[\d.,]+", page.locator("#last-result li").first.inner_text())
+    assert re.match(r"Ante: stake €20\.00, returned €[\d.,]+, net [+−]?€[\d.,]+", page.locator("#last-result li").first.inner_text())
     text = shown_text(page)
     assert "{" not in text and not BET_ID.search(text) and "box=" not in text
     assert sideways(page) <= 0

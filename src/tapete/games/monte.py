@@ -114,6 +114,7 @@ class CMState:
     tie: bool = False         # a main bet tied in this coup's deal
     rematch_done: bool = False
     cards: dict[str, str] = field(default_factory=dict)   # "box N" / "croupier" -> card, this coup
+    rematch_cards: dict[str, str] = field(default_factory=dict)   # the rematch's deal, filed the same way (the table shows it)
     bets: list[CMBet] = field(default_factory=list)
     rounds: int = 0
     log: list[str] = field(default_factory=list)
@@ -325,6 +326,7 @@ class CasinoMonte(Game):
             return
         cards = {n: self._draw(state) for n in boxes}
         dealer = self._draw(state)
+        state.rematch_cards = {**{f"box {n}": c for n, c in cards.items()}, "croupier": dealer}
         state.log.append("rematch: " + ", ".join(f"box {n} {c}" for n, c in cards.items()) + f", croupier {dealer}")
         for b in coup:
             if b.state != "rematch":
@@ -348,6 +350,7 @@ class CasinoMonte(Game):
         state.coup += 1
         state.dealt = state.tie = state.rematch_done = False
         state.cards = {}
+        state.rematch_cards = {}
 
     def finish(self, state: CMState) -> CMState:
         pending = [b for b in state.bets if b.coup == state.coup]

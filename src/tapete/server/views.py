@@ -64,7 +64,8 @@ def redact(doc: Any, mask: bool = False, mine: frozenset[str] = frozenset(), par
     return out
 
 
-OPEN_AT_THE_END = frozenset({"croupier", "dealer"})   # turned up at the end of a banked coup, for every player
+# turned up at the end of a banked coup, for every player (Trijoker's two common cards: `left`, `right`)
+OPEN_AT_THE_END = frozenset({"croupier", "dealer", "left", "right"})
 
 
 def state_view(state: Any, viewer: str | None = None, over: bool = False) -> dict[str, Any] | None:
@@ -84,6 +85,10 @@ def doc_view(doc: Any, viewer: str | None = None, over: bool = False, state: Any
     if over:
         mine = mine | OPEN_AT_THE_END
     out = redact(doc, mask=hidden, mine=mine)
+    if hidden and isinstance(out, dict):
+        from tapete.server.poker_names import face_up
+
+        face_up(doc, out)                     # a card the croupier deals face up: on the table for all
     if over and isinstance(out, dict):
         named = named_hands(doc)
         out["named"] = {k: v for k, v in named.items() if not hidden or k in mine}
@@ -101,6 +106,10 @@ def doc_view(doc: Any, viewer: str | None = None, over: bool = False, state: Any
         from tapete.server.banker import reveal
 
         reveal(get_game(game), state, doc, out, viewer, MASK)   # a player's bank: the holders see their hands
+    if isinstance(out, dict):
+        from tapete.server.baccarat_points import hand_totals
+
+        hand_totals(out)                  # chemin de fer, dos paños: each hand's points as the viewer sees it
     return out
 
 
@@ -110,7 +119,9 @@ def named_hands(doc: dict[str, Any]) -> dict[str, str]:
     rnd = doc.get("round")
     hands = rnd.get("hands") if isinstance(rnd, dict) else None
     if doc.get("game") != "tripoker" or not isinstance(hands, dict):
-        return {}
+        from tapete.server.poker_names import five_card_names
+
+        return five_card_names(doc, _cards) if isinstance(doc, dict) else {}
     from tapete.games.poker.evaluator import category
     from tapete.games.poker.tripoker import strength3
 

@@ -33,6 +33,8 @@ FAMILIES = {  # game id -> the page's module (static/games/<family>.js); every o
     "roulette-french": "roulette", "roulette-american": "roulette", "roulette-french-short": "roulette",
     "blackjack": "blackjack", "punto-banca": "baccarat", "craps": "craps",
     "boule": "boule", "wheel-of-fortune": "wheel", "trente-quarante": "trente",
+    "tripoker": "poker", "trijoker": "poker", "poker-sin-descarte": "poker", "pai-gow": "poker",
+    "casino-monte": "monte", "chemin-de-fer": "chemin", "baccarat-two-tables": "chemin",
 }
 
 
@@ -130,7 +132,7 @@ def mount(app: FastAPI, server: Server) -> None:
                 "kinds": info["kinds"], "verbs": info["verbs"], "outcome_names": list(game.outcome_names),
                 "uses_shoe": game.uses_shoe, "wheel": wheel_order(spec.game), "payouts": payouts(game, spec.jurisdiction),
                 "bet_fields": sorted(game.extra_bet_fields),
-                "places": int(spec.table.get("boxes") or spec.seats or 7)}     # boxes or seats to pick from
+                "places": int(spec.table.get("boxes") or spec.seats or boxes_of(game, spec.jurisdiction) or 7)}   # boxes or seats
         return render(request, template, f"{summary['name']} · {name}", page, table=summary, game_name=name)
 
     @app.get("/", include_in_schema=False)
@@ -227,6 +229,15 @@ def mount(app: FastAPI, server: Server) -> None:
         return render(request, "inspector.html", strings(language(request))["inspector"],
                       {"page": "inspector", "tables": ids}, table_ids=ids)
 
+
+
+def boxes_of(game: Any, jurisdiction: str) -> int | None:
+    """How many boxes the game's rules lay on the cloth in this jurisdiction (banked poker: 6 to 9), if they say."""
+    try:
+        boxes = getattr(game.rules_for(jurisdiction), "boxes", None)
+    except TapeteError:
+        return None
+    return boxes if isinstance(boxes, int) and not isinstance(boxes, bool) else None
 
 
 def payouts(game: Any, jurisdiction: str) -> dict[str, str]:

@@ -225,6 +225,8 @@ export const phaseText = (phase) => t(`phase_${phase}`);
 
 /** A card as the engine writes it ("8S", "TD", "12o"): a small face with suit colour. */
 export function card(text) {
+  if (text === "??") return el("span", { class: "pcard back", role: "img", "aria-label": t("card_face_down") });   // dealt face down
+  if (/^X\d+$/.test(text)) return el("span", { class: "pcard joker", role: "img", "aria-label": t("pk_joker") }, t("pk_joker"));
   const suit = text.slice(-1);
   const sym = { S: "♠", H: "♥", D: "♦", C: "♣" }[suit];
   const rank = sym ? text.slice(0, -1).replace("T", "10") : text;
@@ -252,6 +254,8 @@ export function verbText(verb) { return T[`verb_${verb}`] ?? verb; }
 /** A bet kind's name: the catalog's own word (before the colon of the engine's description) on a page in a
  * language of Spain, the engine's kind id in English. */
 export function kindLabel(kind) {
+  const own = T[`kind_${page.table?.game}_${kind}`];      // the catalog's own name for this game's bet, where it has one
+  if (own) return own;
   const info = (page.kinds || []).find((k) => k.kind === kind);
   if (page.lang !== "en" && info?.description) {        // the catalogs' Spanish name, nearer than the English id
     const head = info.description.split(/[:(]/)[0].trim();
