@@ -20,6 +20,14 @@ POOL = ["pool", "lototrot", "--tickets", str(ROOT / "examples/lototrot-tickets.j
 BINGO = ["bingo", "--cards", "20", "--seed", SEED, "--delay", "0"]
 
 
+@pytest.fixture(autouse=True)
+def wide_console(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI's console is made at import and may have taken another test's width; tables read whole at 160."""
+    from tapete import cli
+
+    monkeypatch.setattr(cli.console, "width", 160)
+
+
 def out(args: list[str], env: dict[str, str] | None = None, raw: bool = False) -> str:
     """The command's output; unless `raw`, with its whitespace collapsed, so a sentence Rich wrapped at whatever
     width the console took (another test may have sized it first) still reads as one line."""
