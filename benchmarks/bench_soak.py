@@ -14,19 +14,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import shutil
-import socket
-import subprocess
-import sys
 import tempfile
 import time
 import uuid
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from serverproc import rss_kib, serve
+
 MINUTES = 10.0
 PLAYERS = 20
 PACE = 2.0            # bets per second per player: 40 bets/s offered
@@ -34,19 +31,6 @@ WARMUP = 1            # minutes before the flatness is judged
 FLAT_MIB = 4.0
 FLAT_PCT = 3.0
 PASSWORD = "soak-passphrase-1"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
 
 
 def write_config(path: Path, players: int) -> None:
@@ -150,40 +134,17 @@ def verdict(rows: list[dict[str, Any]], warmup: int = WARMUP) -> str:
             f"({growth:+.1f} MiB over {rows[-1]['minute'] - warmup:g} min; peak {max(after)} MiB)")
 
 
-def run(minutes: float = MINUTES, players: int = PLAYERS, pace: float = PACE) -> list[dict[str, Any]]:
+def run(minutes: float = MINUTES, players: int = PLAYERS, pace: float = PACE, trace: Path | None = None) -> list[dict[str, Any]]:
     tmp = Path(tempfile.mkdtemp(prefix="tapete-soak-"))
     try:
         config = tmp / "casino.toml"
         write_config(config, players)
-        port = free_port()
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "TAPETE_DATABASE_URL": f"sqlite:///{tmp / 'casino.db'}"}
-        proc = subprocess.Popen([sys.executable, "-m", "tapete.cli", "serve", "--port", str(port), "--config", str(config),
-                                 "--log-level", "warning"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            _wait(f"http://127.0.0.1:{port}", proc)
-            rows = asyncio.run(_soak(f"http://127.0.0.1:{port}", proc.pid, minutes, players, pace))
-        finally:
-            proc.terminate()
-            proc.wait(15)
+        with serve(config, tmp / "casino.db", trace=trace) as (base, proc):
+            rows = asyncio.run(_soak(base, proc.pid, minutes, players, pace))
         rows.append({"minute": "verdict", "RSS (MiB)": verdict(rows)})
         return rows
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _wait(base: str, proc: subprocess.Popen[bytes]) -> None:
-    import httpx
-
-    end = time.monotonic() + 60
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError("the server exited")
-        try:
-            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    raise RuntimeError("the server did not start")
 
 
 def main() -> None:
@@ -191,8 +152,10 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=MINUTES)
     parser.add_argument("--players", type=int, default=PLAYERS)
     parser.add_argument("--pace", type=float, default=PACE)
+    parser.add_argument("--trace", type=Path, metavar="REPORT",
+                        help="run the server under tracemalloc; it appends a memory report (JSON lines) to REPORT each minute")
     args = parser.parse_args()
-    for row in run(args.minutes, args.players, args.pace):
+    for row in run(args.minutes, args.players, args.pace, args.trace):
         print(row)
 
 
