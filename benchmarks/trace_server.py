@@ -1,11 +1,14 @@
-"""`python benchmarks/trace_server.py REPORT serve ...`: `tapete ...` under tracemalloc, for the soak's --trace.
+"""`python benchmarks/trace_server.py REPORT serve ...`: `tapete ...` with a memory report, for the soak's --trace.
 
-Every INTERVAL seconds (env TAPETE_TRACE_INTERVAL, default 60) appends to REPORT one JSON line: RSS; the Python
-heap tracemalloc sees (traced bytes); glibc's malloc figures (mallinfo2: bytes in use, free bytes held in the
+Every INTERVAL seconds (env TAPETE_TRACE_INTERVAL, default 60) appends to REPORT one JSON line: RSS; glibc's
+malloc figures (mallinfo2: bytes in use, free bytes held in the
 arenas); the SQLite page cache of the whole process (sqlite3_status64 SQLITE_STATUS_PAGECACHE_USED / MEMORY_USED);
-threads; open descriptors; the object counts by type that grew most; and the allocation sites (file:line) that
-grew most since the first report and since the previous one. RSS minus the traced heap is native memory
-(SQLite, OpenSSL, argon2, malloc's free lists); the sites say which Python code holds the rest.
+threads; open descriptors; the number of objects the garbage collector tracks. These are cheap: the figures are
+the server's own. With TAPETE_TRACE_PYTHON=1 (the soak's --tracemalloc) the server also runs under tracemalloc
+and the report adds the Python heap (traced bytes), the object types and the allocation sites (file:line) that
+grew most since the first report and since the previous one: RSS minus the traced heap is native memory
+(SQLite, OpenSSL, argon2, malloc's free lists). tracemalloc doubles the heap and its snapshots churn malloc, so
+its RSS is not the server's: read its sites, and the RSS of a run without it.
 """
 
 from __future__ import annotations
@@ -65,39 +68,84 @@ def _sqlite_status(lib: ctypes.CDLL | None) -> dict[str, float]:
     return out
 
 
-def _rss_mib() -> float:
+def _rss() -> dict[str, float]:
+    """RSS, and its anonymous part (heaps: malloc's, pymalloc's, SQLite's) apart from the mapped files (code)."""
+    out = {}
     for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return round(int(line.split()[1]) / 1024, 1)
-    return 0.0
+        key = line.split(":")[0]
+        if key in ("VmRSS", "RssAnon", "RssFile"):
+            out[{"VmRSS": "rss_mib", "RssAnon": "rss_anon_mib", "RssFile": "rss_file_mib"}[key]] = round(int(line.split()[1]) / 1024, 1)
+    return out
 
 
-def _top(diff: list[tracemalloc.StatisticDiff], n: int = 12) -> list[str]:
-    return [f"{d.size_diff / 1024:+.0f} KiB ({d.count_diff:+d}) {d.traceback[0].filename.split('site-packages/')[-1]}:"
-            f"{d.traceback[0].lineno}" for d in diff[:n] if d.size_diff]
+def _pymalloc() -> dict[str, float]:
+    """pymalloc's arenas (it maps them itself: malloc's figures do not see Python's small objects), from
+    sys._debugmallocstats, which writes to the C stderr: caught in a temporary file."""
+    import re
+    import tempfile
+
+    with tempfile.TemporaryFile() as tmp:
+        saved = os.dup(2)
+        try:
+            os.dup2(tmp.fileno(), 2)
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        tmp.seek(0)
+        text = tmp.read().decode(errors="replace")
+    out = {}
+    for key, pattern in (("pymalloc_arenas_mib", r"Total\s*=\s*([\d,]+)"), ("pymalloc_blocks_mib", r"# bytes in allocated blocks\s*=\s*([\d,]+)")):
+        m = re.search(pattern, text)
+        if m:
+            out[key] = round(int(m.group(1).replace(",", "")) / 1024 / 1024, 2)
+    return out
 
 
-def _watch(report: Path, interval: float) -> None:
+Sites = dict[str, tuple[int, int]]
+
+
+def _sites() -> Sites:
+    """{file:line: (bytes, blocks)} of the live Python allocations (the snapshot itself is dropped at once)."""
+    snap = tracemalloc.take_snapshot()
+    out: Sites = {}
+    for stat in snap.statistics("lineno"):
+        frame = stat.traceback[0]
+        if frame.filename in (tracemalloc.__file__, __file__) or frame.filename.endswith("linecache.py"):
+            continue
+        out[f"{frame.filename.split('site-packages/')[-1].split('/src/')[-1]}:{frame.lineno}"] = (stat.size, stat.count)
+    return out
+
+
+def _top(now: Sites, then: Sites, n: int) -> list[str]:
+    grown = sorted(((size - then.get(k, (0, 0))[0], count - then.get(k, (0, 0))[1], k) for k, (size, count) in now.items()),
+                   reverse=True)
+    return [f"{d / 1024:+.0f} KiB ({c:+d}) {k}" for d, c, k in grown[:n] if d > 0]
+
+
+def _watch(report: Path, interval: float, python: bool) -> None:
     libc, lite = _libc(), _sqlite()
     start = time.monotonic()
-    first = prev = None
+    first: Sites | None = None
+    prev: Sites = {}
     types0: Counter[str] = Counter()
-    keep = [tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, "<frozen importlib._bootstrap>")]
     while True:
         time.sleep(interval)
-        snap = tracemalloc.take_snapshot().filter_traces(keep)
-        types = Counter(type(o).__name__ for o in gc.get_objects())
-        row = {"minute": round((time.monotonic() - start) / 60, 2), "rss_mib": _rss_mib(),
-               "traced_mib": round(tracemalloc.get_traced_memory()[0] / 1024 / 1024, 2),
-               **_malloc(libc), **_sqlite_status(lite), "threads": threading.active_count(),
-               "fds": len(os.listdir("/proc/self/fd"))}
-        if first is None:
-            first, types0 = snap, types
-        else:
-            row["growth_since_first"] = _top(snap.compare_to(first, "lineno"))
-            row["growth_since_previous"] = _top(snap.compare_to(prev, "lineno"), 8)
-            row["types_grown"] = [f"{k} {v:+d}" for k, v in (types - types0).most_common(10)]
-        prev = snap
+        row: dict[str, object] = {
+            "minute": round((time.monotonic() - start) / 60, 2), **_rss(), **_pymalloc(), **_malloc(libc),
+            **_sqlite_status(lite), "threads": threading.active_count(), "fds": len(os.listdir("/proc/self/fd")),
+            "gc_objects": len(gc.get_objects())}
+        if python:
+            sites = _sites()
+            types = Counter(type(o).__name__ for o in gc.get_objects())
+            row["traced_mib"] = round(tracemalloc.get_traced_memory()[0] / 1024 / 1024, 2)
+            if first is None:
+                first, types0 = sites, types
+            else:
+                row["growth_since_first"] = _top(sites, first, 15)
+                row["growth_since_previous"] = _top(sites, prev, 8)
+                row["types_grown"] = [f"{k} {v:+d}" for k, v in (types - types0).most_common(10)]
+            prev = sites
         with report.open("a", encoding="utf-8") as f:
             f.write(json.dumps(row) + "\n")
 
@@ -105,8 +153,10 @@ def _watch(report: Path, interval: float) -> None:
 def main() -> None:
     report = Path(sys.argv[1])
     sys.argv = ["tapete", *sys.argv[2:]]
-    tracemalloc.start(1)
-    threading.Thread(target=_watch, args=(report, float(os.environ.get("TAPETE_TRACE_INTERVAL", "60"))),
+    python = os.environ.get("TAPETE_TRACE_PYTHON") == "1"
+    if python:
+        tracemalloc.start(1)
+    threading.Thread(target=_watch, args=(report, float(os.environ.get("TAPETE_TRACE_INTERVAL", "60")), python),
                      daemon=True, name="trace").start()
     from tapete.cli import main as tapete
 
