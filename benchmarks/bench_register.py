@@ -15,33 +15,20 @@ import argparse
 import asyncio
 import os
 import shutil
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from serverproc import rss_kib, serve
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 BEFORE = "2665a49"          # the server before the hashing pool and the registration limit
 REGISTRATIONS = 40
 PASSWORD = "bench-passphrase-1"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
 
 
 def write_config(path: Path, new_keys: bool) -> None:
@@ -99,35 +86,11 @@ def measure(src: Path, label: str, registrations: int = REGISTRATIONS) -> dict[s
     try:
         config = tmp / "casino.toml"
         write_config(config, new_keys=label != "before")
-        port = free_port()
-        env = {**os.environ, "PYTHONPATH": str(src), "TAPETE_DATABASE_URL": f"sqlite:///{tmp / 'casino.db'}"}
-        proc = subprocess.Popen([sys.executable, "-m", "tapete.cli", "serve", "--port", str(port), "--config", str(config),
-                                 "--log-level", "warning"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            _wait(f"http://127.0.0.1:{port}", proc)
-            row = {"server": label, **asyncio.run(_measure(f"http://127.0.0.1:{port}", registrations)),
-                   "RSS after (MiB)": round(rss_kib(proc.pid) / 1024)}
-        finally:
-            proc.terminate()
-            proc.wait(15)
-        return row
+        with serve(config, tmp / "casino.db", src=src) as (base, proc):
+            return {"server": label, **asyncio.run(_measure(base, registrations)),
+                    "RSS after (MiB)": round(rss_kib(proc.pid) / 1024)}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _wait(base: str, proc: subprocess.Popen[bytes]) -> None:
-    import httpx
-
-    end = time.monotonic() + 60
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError("the server exited")
-        try:
-            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    raise RuntimeError("the server did not start")
 
 
 def _before_tree() -> Path | None:

@@ -4,49 +4,56 @@ A real `tapete serve` (SQLite, one process) with two electronic roulette tables 
 steady offered load for MINUTES (default 10): PLAYERS players betting at PACE bets/s each, a reader of the
 tables and the round records, a fresh login every second (new sessions), a WebSocket opened and closed every
 two seconds, a refused request (404, 401) every second. The server's RSS is sampled at the start and every
-minute; after WARMUP minutes it should stay flat (growth within FLAT_MIB or FLAT_PCT). `make bench` runs
-the full 10 minutes; `--minutes 2` checks the harness.
+minute; after WARMUP minutes it should stay flat: the least-squares slope of RSS over the minutes after the
+warm-up at most FLAT_SLOPE MiB a minute. `make bench` runs the full 10 minutes; `--minutes 4` checks the harness.
 
-    python benchmarks/bench_soak.py [--minutes 10] [--players 20] [--pace 2]
+`--trace REPORT` has the server (benchmarks/trace_server.py) append a memory report each minute: RSS, glibc
+malloc (in use, free in the arenas), SQLite's own memory, threads, descriptors, objects; `--tracemalloc` adds
+the Python allocation sites that grew (it distorts RSS: read its sites, not its RSS).
+
+    python benchmarks/bench_soak.py [--minutes 10] [--players 20] [--pace 2] [--trace REPORT [--tracemalloc]]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import shutil
-import socket
-import subprocess
-import sys
 import tempfile
 import time
 import uuid
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from serverproc import rss_kib, serve
+
 MINUTES = 10.0
 PLAYERS = 20
 PACE = 2.0            # bets per second per player: 40 bets/s offered
-WARMUP = 1            # minutes before the flatness is judged
-FLAT_MIB = 4.0
-FLAT_PCT = 3.0
+WARMUP = 3            # minutes before the flatness is judged (see NOTE: the caches reach their caps by then)
+FLAT_SLOPE = 0.15     # MiB per minute after the warm-up: under 1 MiB over 7 minutes, one pymalloc arena (NOTE)
 PASSWORD = "soak-passphrase-1"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+NOTE = (
+    "**Flat** means: the least-squares slope of RSS over the minutes after the warm-up is at most FLAT_SLOPE = "
+    "0.15 MiB/min (under 1 MiB over the 7 judged minutes: one pymalloc arena, the step of the measure). **Warm-up** "
+    "3 minutes: the `--trace` reports show the pool's SQLite connections open and pymalloc's arenas at their mark "
+    "by then (RSS +4 to +6 MiB over those minutes, then +0 to +1 a few minutes apart).\n\n"
+    "**What grew, and what was done** (`--trace` runs side by side, same load, same machine, 2026-11-26). Before, "
+    "RSS went 120.0 -> 126.8 MiB from minute 1 to 10 (+0.5 MiB/min over minutes 3-10; 127.2 at minute 24). The "
+    "Python heap does not grow: the objects the collector tracks stay at ~142,000, pymalloc's allocated blocks at "
+    "48.5 +- 0.5 MiB (its arenas 51 -> 52 MiB, one arena), the mapped files at 25.5 MiB, threads 6-9, SQLite's own "
+    "memory 1.3-2.3 MiB; a tracemalloc run (`--tracemalloc`) found no application site growing by more than 200 KiB "
+    "(the stream's text cache, capped at 256 records). What grew was glibc malloc's arenas (35.8 -> 38.3 MiB) with "
+    "its bytes in use +1 MiB: freed memory kept by per-thread arenas, each at its own high-water mark as the worker "
+    "threads come and go. `tapete serve` now caps them at 2 (tapete/server/memory.py; an operator's "
+    "MALLOC_ARENA_MAX wins): free memory held 9-11 -> 3-5 MiB, RSS ~7 MiB lower at every minute (116.8 -> 110.4 at "
+    "minute 1, 119.8 -> 112.6 at minute 9, in two runs at the same time). Each SQLite connection's page cache is "
+    "capped at 512 KiB (at most 12 MiB for the pool, db.py; it was up to 47 MiB at SQLite's default). What is left "
+    "of the slope is malloc's arenas (29.4 -> 31.3 MiB) and SQLite's caches towards that cap: bounded, levelling, "
+    "and not a structure that grows with rounds, sessions or keys. This run's verdict is reported as measured."
+    " A 19-minute run with the caps (`--minutes 19 --trace`, same load): 111.7 MiB at minute 1, 112.2 at 3, 113.5 from 9 to 14, 114.0 at 19 - flat by the criterion, +0.112 MiB/min over minutes 3-19 (+0.04 MiB/min over minutes 9-19); malloc in use 29.4-30.1 MiB throughout, its arenas 32.56 -> 32.89 MiB over the last 10 minutes."
+)
 
 
 def write_config(path: Path, players: int) -> None:
@@ -92,14 +99,20 @@ class Load:
                     self.counts["reads"] += 1
                 except Exception:  # noqa: BLE001
                     self.counts["errors"] += 1
-            await client.get("/api/nothing")                        # a 404
-            await client.get("/api/me", headers={"Authorization": "Bearer forged"})   # a 401
+            try:
+                await client.get("/api/nothing")                        # a 404
+                await client.get("/api/me", headers={"Authorization": "Bearer forged"})   # a 401
+            except Exception:  # noqa: BLE001 - counted, the soak goes on
+                self.counts["errors"] += 1
             await asyncio.sleep(1.0)
 
     async def logins(self, client: Any) -> None:
         while not self.stop.is_set():
-            r = await client.post("/api/login", json={"username": f"p{random.randrange(self.players)}", "password": PASSWORD})
-            self.counts["logins"] += r.status_code == 200
+            try:
+                r = await client.post("/api/login", json={"username": f"p{random.randrange(self.players)}", "password": PASSWORD})
+                self.counts["logins"] += r.status_code == 200
+            except Exception:  # noqa: BLE001 - counted, the soak goes on (a timeout used to end the logins)
+                self.counts["errors"] += 1
             await asyncio.sleep(1.0)
 
     async def streams(self, client: Any) -> None:
@@ -140,50 +153,40 @@ async def _soak(base: str, pid: int, minutes: float, players: int, pace: float) 
     return rows
 
 
-def verdict(rows: list[dict[str, Any]], warmup: int = WARMUP) -> str:
-    after = [r["RSS (MiB)"] for r in rows if r["minute"] >= warmup]
-    if len(after) < 2:
-        return "too short to judge (needs minutes past the warm-up)"
-    growth = after[-1] - after[0]
-    flat = growth <= max(FLAT_MIB, after[0] * FLAT_PCT / 100)
-    return (f"{'flat' if flat else 'GROWING'} after warm-up: {after[0]} -> {after[-1]} MiB "
-            f"({growth:+.1f} MiB over {rows[-1]['minute'] - warmup:g} min; peak {max(after)} MiB)")
+def slope(points: list[tuple[float, float]]) -> float:
+    """Least-squares slope of (minute, MiB): MiB per minute."""
+    n = len(points)
+    mx, my = sum(x for x, _ in points) / n, sum(y for _, y in points) / n
+    sxx = sum((x - mx) ** 2 for x, _ in points)
+    return sum((x - mx) * (y - my) for x, y in points) / sxx if sxx else 0.0
 
 
-def run(minutes: float = MINUTES, players: int = PLAYERS, pace: float = PACE) -> list[dict[str, Any]]:
+def verdict(rows: list[dict[str, Any]], warmup: float = WARMUP) -> str:
+    """Flat when the least-squares slope of RSS over the minutes from WARMUP on is at most FLAT_SLOPE MiB/min."""
+    samples = [(float(r["minute"]), float(r["RSS (MiB)"])) for r in rows if isinstance(r["minute"], int | float)]
+    after = [(m, v) for m, v in samples if m >= warmup]
+    if len(after) < 3:
+        return "too short to judge (needs three minutes past the warm-up)"
+    rate = slope(after)
+    first, last = after[0][1], after[-1][1]
+    return (f"{'flat' if rate <= FLAT_SLOPE else 'GROWING'}: {rate:+.3f} MiB/min over minutes {after[0][0]:g}-{after[-1][0]:g} "
+            f"(flat: at most {FLAT_SLOPE} MiB/min); RSS {samples[0][1]} at start, {first} at minute {after[0][0]:g} "
+            f"(end of warm-up), {last} at the end, peak {max(v for _, v in after)} MiB")
+
+
+def run(minutes: float = MINUTES, players: int = PLAYERS, pace: float = PACE, trace: Path | None = None,
+        python: bool = False, src: Path | None = None) -> list[dict[str, Any]]:
     tmp = Path(tempfile.mkdtemp(prefix="tapete-soak-"))
     try:
         config = tmp / "casino.toml"
         write_config(config, players)
-        port = free_port()
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "TAPETE_DATABASE_URL": f"sqlite:///{tmp / 'casino.db'}"}
-        proc = subprocess.Popen([sys.executable, "-m", "tapete.cli", "serve", "--port", str(port), "--config", str(config),
-                                 "--log-level", "warning"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            _wait(f"http://127.0.0.1:{port}", proc)
-            rows = asyncio.run(_soak(f"http://127.0.0.1:{port}", proc.pid, minutes, players, pace))
-        finally:
-            proc.terminate()
-            proc.wait(15)
+        env = {"TAPETE_TRACE_PYTHON": "1"} if python else {}
+        with serve(config, tmp / "casino.db", trace=trace, env=env, **({"src": src} if src else {})) as (base, proc):
+            rows = asyncio.run(_soak(base, proc.pid, minutes, players, pace))
         rows.append({"minute": "verdict", "RSS (MiB)": verdict(rows)})
         return rows
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _wait(base: str, proc: subprocess.Popen[bytes]) -> None:
-    import httpx
-
-    end = time.monotonic() + 60
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError("the server exited")
-        try:
-            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    raise RuntimeError("the server did not start")
 
 
 def main() -> None:
@@ -191,8 +194,13 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=MINUTES)
     parser.add_argument("--players", type=int, default=PLAYERS)
     parser.add_argument("--pace", type=float, default=PACE)
+    parser.add_argument("--trace", type=Path, metavar="REPORT",
+                        help="the server appends a memory report (JSON lines: RSS, malloc, SQLite, threads) to REPORT each minute")
+    parser.add_argument("--tracemalloc", action="store_true",
+                        help="with --trace: run the server under tracemalloc and report the growing allocation sites")
+    parser.add_argument("--src", type=Path, help="the source tree (its src/ directory) of the server to soak")
     args = parser.parse_args()
-    for row in run(args.minutes, args.players, args.pace):
+    for row in run(args.minutes, args.players, args.pace, args.trace, args.tracemalloc, args.src):
         print(row)
 
 

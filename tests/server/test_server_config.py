@@ -72,3 +72,25 @@ def test_migrations_build_the_schema_the_code_uses(tmp_path: Path) -> None:
     with db.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []
     db.dispose()
+
+
+def test_the_staff_log_head_migration_fills_the_head_of_an_existing_log(tmp_path: Path) -> None:
+    """A database whose staff log was written before the head was stored gets its head from the log as it stands
+    (migration 0004): the check against the head then passes, and catches the next tampering."""
+    from sqlalchemy import delete
+
+    from tapete.server import staff_log
+    from tapete.server.db import Database, meta_kv
+    from tapete.server.migrations import upgrade
+
+    db = Database(f"sqlite:///{tmp_path / 'm.db'}")
+    upgrade(db, "0003")
+    with db.write() as conn:
+        staff_log.record(conn, "config", "account-created", "ana", {})
+        staff_log.record(conn, "cajero", "deposit", "ana", {"amount": 500})
+        conn.execute(delete(meta_kv).where(meta_kv.c.key == staff_log.HEAD_KEY))     # as before the head existed
+    upgrade(db)
+    with db.read() as conn:
+        head = staff_log.head(conn)
+        assert head[0] == 2 and staff_log.verify(staff_log.rows(conn), head)["ok"]
+    db.dispose()

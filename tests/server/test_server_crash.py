@@ -190,6 +190,11 @@ def test_restart_voids_an_open_round_where_the_table_says_so(tmp_path: Path) -> 
     engine.dispose()
 
 
+def outcomes(seen: list[dict[str, Any]]) -> set[int]:
+    """The rounds whose outcome a stream has delivered (polled against a deadline, never a fixed sleep)."""
+    return {r["data"]["round"] for r in list(seen) if r.get("kind") == "outcome"}
+
+
 def health(base: str) -> dict[str, Any]:
     return httpx.get(f"{base}/api/health", timeout=3).json()
 
@@ -243,14 +248,13 @@ def test_two_processes_share_postgres_and_take_over(postgres: Any, tmp_path: Pat
         players = [Player(name, bases[name], stop) for name in PLAYERS]
         for p in players:
             p.start()
-        time.sleep(1.5)
-        before = {r["data"]["round"] for r in seen if r.get("kind") == "outcome"}
-        assert before, "the stream on the second process saw none of the first one's spins"
+        wait_for(lambda: outcomes(seen), timeout=60, what="the stream on the second process to see the first one's spins")
+        before = outcomes(seen)
         first.kill()
         for name in PLAYERS:
             bases[name][0] = second.base                      # the players reconnect to the survivor
         wait_for(lambda: health(second.base)["owned_tables"] == ["ruleta"], what="the takeover")
-        time.sleep(1.5)
+        wait_for(lambda: max(outcomes(seen), default=0) > max(before), timeout=60, what="a round under the new owner")
         stop.set()
         for p in players:
             p.join(30)
@@ -261,7 +265,6 @@ def test_two_processes_share_postgres_and_take_over(postgres: Any, tmp_path: Pat
         first.stop()
         second.stop()
     assert not any(p.errors for p in players), [p.errors for p in players]
-    after = {r["data"]["round"] for r in seen if r.get("kind") == "outcome"}
-    assert max(after) > max(before), seen[-5:]              # rounds went on under the new owner
+    assert max(outcomes(seen)) > max(before), seen[-5:]              # rounds went on under the new owner
     books = check_books(url, players)
     assert books["recovered"] >= 2

@@ -89,3 +89,32 @@ def test_every_staff_action_is_in_the_staff_log(casino: Any) -> None:
     with server.db.write() as conn:
         conn.execute(update(staff_log).where(staff_log.c.action == "deposit").values(data={"amount": 5}))
     assert c.get("inspector", "/api/staff-log")["chain"]["ok"] is False
+
+
+def test_a_tampered_staff_log_tail_is_detected(casino: Any) -> None:
+    """The staff log is checked against its stored head like a table's log: re-hashing the last record, or
+    cutting it off, links up perfectly and only the head gives it away."""
+    from sqlalchemy import delete, select, update
+
+    from tapete.server import staff_log as sl
+    from tapete.server.db import staff_log
+
+    c = casino
+    c.post("cajero", "/api/cashier/deposit", {"user": "ana", "amount": 500})
+    c.post("cajero", "/api/cashier/withdraw", {"user": "ana", "amount": 200})
+    log = c.get("inspector", "/api/staff-log")
+    assert log["chain"]["ok"] and log["head"]["hash"] == log["records"][-1]["hash"]
+    db = c.client.app.state.server.db
+    with db.write() as conn:                 # rewrite the last record (a smaller withdrawal) and re-hash it
+        last = dict(conn.execute(select(staff_log).order_by(staff_log.c.seq.desc()).limit(1)).mappings().one())
+        data = {**last["data"], "amount": 1}
+        forged = sl.record_hash(last["prev_hash"], last["seq"], last["ts"], last["actor"], last["action"], last["subject"], data)
+        conn.execute(update(staff_log).where(staff_log.c.seq == last["seq"]).values(data=data, hash=forged))
+    chain = c.get("inspector", "/api/staff-log")["chain"]
+    assert not chain["ok"] and "stored head" in chain["reason"]
+    with db.write() as conn:                 # cut the last record off
+        conn.execute(delete(staff_log).where(staff_log.c.seq == last["seq"]))
+    chain = c.get("inspector", "/api/staff-log")["chain"]
+    assert not chain["ok"] and "stored head" in chain["reason"]
+    with db.read() as conn:                  # what is left links up: only the head tells
+        assert sl.verify(sl.rows(conn))["ok"]

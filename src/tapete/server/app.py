@@ -589,10 +589,11 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
                       limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> dict[str, Any]:
         """Every staff action (accounts, roles, cage, floats, limits, voids, corrections), hash-chained: the inspector."""
         need(user, "inspector")
-        with db.read() as conn:
-            chain = staff_log.verify(staff_log.rows(conn))
+        with db.snapshot() as conn:
+            seq, digest = staff_log.head(conn)
+            chain = staff_log.verify(staff_log.rows(conn), (seq, digest))
             records = staff_log.rows(conn, after, limit)
-        return {"chain": chain, "records": records}
+        return {"chain": chain, "head": {"seq": seq, "hash": digest}, "records": records}
 
     @app.get("/api/rounds", tags=["audit"])
     def round_list(user: Me, table: Annotated[str | None, Query(max_length=64)] = None,

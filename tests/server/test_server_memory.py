@@ -1,0 +1,83 @@
+"""What keeps the server's memory flat under a steady load (issue 17, 9): every cache it holds has a cap, and the
+cap is reached early. The soak in benchmarks/bench_soak.py measures the resident memory; these pin the caps."""
+
+from __future__ import annotations
+
+import inspect
+import os
+import platform
+import re
+import subprocess
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+
+import pytest
+
+from tapete.server import cli as server_cli
+from tapete.server import fanout, memory
+from tapete.server.db import SQLITE_CACHE_KIB, SQLITE_POOL, Database
+
+
+def test_every_sqlite_connection_caps_its_page_cache(tmp_path: Path) -> None:
+    """SQLite's default cap (2000 KiB a connection) is reached only as a connection touches that much of a
+    growing file: with a pool of connections the process crept up for the whole soak. Every pooled connection,
+    the overflow ones included, carries the explicit cap."""
+    db = Database(f"sqlite:///{tmp_path / 'casino.db'}")
+    try:
+        with ExitStack() as stack:
+            conns = [stack.enter_context(db.engine.connect()) for _ in range(sum(SQLITE_POOL))]
+            sizes = {c.exec_driver_sql("PRAGMA cache_size").scalar() for c in conns}
+        assert sizes == {-SQLITE_CACHE_KIB}
+        assert SQLITE_CACHE_KIB * sum(SQLITE_POOL) <= 16 * 1024        # the bound the comment in db.py states
+    finally:
+        db.dispose()
+
+
+def test_the_fanout_caches_hold_at_most_keep_records() -> None:
+    """The stream's shared texts and named-players caches are keyed by record: over many rounds they stay at KEEP."""
+    f = fanout.Fanout()
+    for seq in range(fanout.KEEP * 4):
+        f.named("ruleta", {"seq": seq, "kind": "bet", "data": {"player": f"p{seq % 7}"}})
+    assert len(f._named) == fanout.KEEP
+
+
+ARENA_PROBE = """
+import ctypes, threading, sys
+from tapete.server.memory import limit_malloc_arenas
+if sys.argv[1] == "capped":
+    assert limit_malloc_arenas()
+barrier = threading.Barrier(13)
+held = []
+def work():
+    held.append([bytearray(4096) for _ in range(64)])     # over pymalloc's 512 bytes: glibc malloc, in this thread
+    barrier.wait()
+threads = [threading.Thread(target=work) for _ in range(12)]
+for t in threads: t.start()
+barrier.wait()
+ctypes.CDLL("libc.so.6").malloc_stats()                 # one "Arena N:" block per arena, on stderr
+for t in threads: t.join()
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc", reason="glibc's malloc")
+def test_the_server_caps_glibc_malloc_arenas() -> None:
+    """Twelve threads allocating at once get arenas of their own (each keeping its freed memory: the soak's
+    creep); `tapete serve` caps them at MALLOC_ARENAS before it starts a thread."""
+    from tapete.server.memory import MALLOC_ARENAS
+
+    env = {k: v for k, v in os.environ.items() if k != "MALLOC_ARENA_MAX"}
+    env["PYTHONPATH"] = str(Path(memory.__file__).resolve().parents[2])
+
+    def arenas(mode: str) -> int:
+        run = subprocess.run([sys.executable, "-c", ARENA_PROBE, mode], env=env, capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stderr
+        return len(re.findall(r"(?m)^Arena \d+:", run.stderr))
+
+    assert arenas("default") > MALLOC_ARENAS            # the probe does make arenas
+    assert arenas("capped") <= MALLOC_ARENAS
+
+
+def test_serve_caps_the_arenas_before_it_builds_the_app() -> None:
+    source = inspect.getsource(server_cli.serve)
+    assert source.index("limit_malloc_arenas()") < source.index("create_app(casino")
