@@ -261,6 +261,7 @@ class Evaluator:
 
         self.comps, self.shoe, self.nxt, self.final, self.chart, self.ups = comps, shoe, nxt, final, chart, ups
         self.cache: dict[Any, np.ndarray] = {}     # dealer rows by (prime, up, x, j): shared by charts of one shoe
+        self.expands = (chart.hs == HIT) | (chart.first == DOUBLE)   # [soft, total, up]: a holding draws on
         self.order = np.array(_class_order(), dtype=np.int64)
         self.two = [i for i in np.nonzero(comps.ncards == 2)[0]]
         self.vals = {i: _values_of(comps, i) for i in self.two}
@@ -296,6 +297,26 @@ class Evaluator:
         if a == SURRENDER and not split and ch.surrender and up != 1:
             return (p - half) % p, 1
         return (int(value[i]) if c.total[i] < 21 else int(stand[i])), 1
+
+    def reachable(self, x: int, up: int) -> np.ndarray:
+        """Holdings a split x hand can reach against `up` (any chart sharing this cache: `expands` is their union)."""
+        key = ("reach", x, up)
+        if key not in self.cache:
+            c = self.comps
+            seen = np.zeros(len(c.ncards), dtype=np.bool_)
+            stack = [c.index[self.key([x])]]
+            seen[stack[0]] = True
+            while stack:
+                i = stack.pop()
+                if c.total[i] >= 21 or (c.ncards[i] >= 2 and not self.expands[int(c.soft[i]), int(c.total[i]), up]):
+                    continue
+                for r in range(1, 11):
+                    k = int(c.child[i, r])
+                    if k >= 0 and not seen[k]:
+                        seen[k] = True
+                        stack.append(k)
+            self.cache[key] = seen
+        return self.cache[key]
 
     def run(self, p: int) -> tuple[int, int, dict[tuple[int, int], tuple[int, int]]]:
         c, ch, shoe = self.comps, self.chart, self.shoe
@@ -358,6 +379,7 @@ class Evaluator:
             less = shoe.copy()
             less[x] -= 1 + j      # the partner and j more pair cards; the hand's own x is in its holding
             dst, src, todo = self.reuse[x, j]
+            todo = todo[self.reachable(x, up)[todo]]      # only holdings a split x hand can come to need the dealer
             dist = np.zeros((len(c.ncards), 7), dtype=np.int64)
             dist[dst] = base[src]       # the shoe less the holding and 1 + j x's = the full shoe less a bigger holding
             if len(todo):
@@ -418,6 +440,9 @@ def evaluate_many(comps: Any, shoe: np.ndarray, nxt: np.ndarray, final: np.ndarr
     jobs = [Evaluator(comps, shoe, nxt, final, chart, ups) for chart in charts]
     for job in jobs[1:]:
         job.cache = jobs[0].cache
+        jobs[0].expands |= job.expands
+    for job in jobs[1:]:
+        job.expands = jobs[0].expands
     ev_r: list[list[int]] = [[] for _ in charts]
     wg_r: list[list[int]] = [[] for _ in charts]
     sp_r: list[dict[tuple[int, int], list[tuple[int, int]]]] = [{} for _ in charts]
@@ -429,7 +454,8 @@ def evaluate_many(comps: Any, shoe: np.ndarray, nxt: np.ndarray, final: np.ndarr
             wg_r[n].append(wager * (d % p) % p)
             for key, (e, u) in splits.items():
                 sp_r[n].setdefault(key, []).append(((e * (d % p) + shift) % p, u * (d % p) % p))
-        jobs[0].cache.clear()
+        for key in [k for k in jobs[0].cache if k[0] != "reach"]:
+            del jobs[0].cache[key]
 
     def back(res: list[int], shift: int) -> Fraction:
         *use, check = primes
