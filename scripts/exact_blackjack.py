@@ -41,7 +41,8 @@ def main() -> None:
         print(f"{code}: house edge {float(res.house_edge) * 100:.6f} %, wager {float(res.wager):.6f}, "
               f"{res.primes} primes", flush=True)
     OUT.write_text(f'''"""Black Jack's exact expectations per jurisdiction, written by scripts/exact_blackjack.py (tapete {__version__}):
-`{COMMAND}`. Method: tapete.analysis.blackjack_exact — the derived chart's expectation over the full shoe,
+`{COMMAND}`. Method: tapete.analysis.blackjack_exact — the derived chart's
+expectation over the full shoe,
 split hands and re-splits exact (the word expansion), residues modulo primes joined by the Chinese remainder
 theorem. "ev": the player's expectation per unit of the first bet (numerator, denominator); "wager": the money
 wagered per unit of the first bet; "chart": the fingerprint of the chart they belong to (read only when the
