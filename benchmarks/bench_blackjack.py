@@ -20,7 +20,7 @@ def _exact_rows() -> list[dict]:
         start, cpu = time.perf_counter(), time.process_time()
         sol = bj.solve(BLACKJACK_RULES[j])
         seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-        rows.append({"what": f"enumerated edge {j} (float64 over the 6-deck shoe, derived chart; split hands approximated, docs/games/blackjack.md)", "value": f"{sol.house_edge * 100:.4f} %",
+        rows.append({"what": f"enumerated edge {j} (float64 over the 6-deck shoe, derived chart, exact split method; the exact fractions: scripts/exact_blackjack.py)", "value": f"{sol.house_edge * 100:.4f} %",
                      "seconds": f"{cpu:.2f} CPU ({seconds:.2f} wall)", "per second": ""})
     return rows
 

@@ -101,3 +101,20 @@ def test_element_of_risk_where_decisions_add_money() -> None:
     risk, how = sd.element_of_risk()
     assert sd.wager is not None and 1 < sd.wager[0] < 3 and risk is not None and risk < float(sd.line.house_edge)
     assert "simulated" in how
+
+
+def test_blackjack_element_of_risk_is_exact() -> None:
+    """Black Jack's doubles and splits add money to the first bet: the sheet divides the exact edge by the exact
+    expected wager (blackjack_figures, skipped until scripts/exact_blackjack.py has run), and renders it (issue 21
+    point 5)."""
+    from tapete.analysis.par import render_html
+
+    FIGURES = pytest.importorskip("tapete.analysis.blackjack_figures", reason="run scripts/exact_blackjack.py").FIGURES
+
+    sheet = build_par("blackjack", "ES-IB", rounds=2000, seed=3)
+    main = next(b for b in sheet.bets if b.line.kind == "main")
+    wager = Fraction(*FIGURES["ES-IB"]["wager"])
+    assert main.line.exact and main.wager is not None and main.wager[0] == wager and 1 < wager < Fraction(6, 5)
+    risk, how = main.element_of_risk()
+    assert risk == main.line.house_edge / wager and "exact" in how
+    assert f"{float(wager):.4f}" in render_html(sheet)

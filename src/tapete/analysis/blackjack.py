@@ -12,14 +12,14 @@ How it works (docs/games/blackjack.md):
    order where every hit leads to classes already decided. Two-card decisions (double, surrender) and pairs
    come last.
 3. The house edge is the expectation of that chart over a full shoe (every starting hand, every up card,
-   every later card), insurance and even money declined. One approximation, labelled in the output: a split
-   hand draws and is valued from the shoe less its own cards, the up card, the partner card and the x's that
-   re-splits (to four hands) put on the table, but not less the cards the other split hands drew.
+   every later card), insurance and even money declined. Split hands, re-splits to four hands, are valued by the
+   exact word expansion (tapete.analysis.blackjack_exact): no approximation in the model.
 
-The arithmetic is double precision (float64) and the split model approximates: `method: enumerated-float`,
-with its error bound and the approximation named (docs/edge.md). Every rule —
-the dealer's stand rule, the player's totals, who may double or split — comes from the rules objects and the
-reducer's own helpers (tapete.games.blackjack), turned into lookup tables for the compiled kernel.
+This module works in float64 (to derive the chart); blackjack_exact evaluates the same chart as a true Fraction,
+and scripts/exact_blackjack.py stores the jurisdictions' figures (blackjack_figures) that `tapete edge` reads as
+`method: exact`. Every rule — the dealer's stand rule, the player's totals, who may double or split — comes from
+the rules objects and the reducer's own helpers (tapete.games.blackjack), turned into lookup tables for the
+compiled kernel.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from tapete.analysis.blackjack_exact import max_forced, split_value
 from tapete.games.blackjack.game import BJTable, BlackjackGame, Hand
 from tapete.games.blackjack.hand import dealer_must_draw, dealer_total, is_natural, is_soft, player_total
 from tapete.games.blackjack.rules import BLACKJACK_RULES, BOLSA_JACKPOT_MINIMUM, BlackjackRules
@@ -47,16 +48,15 @@ except ImportError:  # pragma: no cover
 STAND, HIT, DOUBLE, SURRENDER, SPLIT = 0, 1, 2, 3, 4
 ACTIONS = {STAND: "stand", HIT: "hit", DOUBLE: "double", SURRENDER: "surrender", SPLIT: "split"}
 SPLIT_HANDS = 4
-NOTE = ("float64 enumeration over the shoe for the derived total-dependent chart, exact but for one approximation: "
-        "a split hand is valued from the shoe less its own cards, the up card, the partner card and the re-split "
-        "cards of its value, not less the cards the other split hands drew; within 0.002 points of "
-        "hhoppe/blackjack's solver on nine rule variants, 1 to 8 decks (docs/games/blackjack.md)")
-# The float64 arithmetic is good to ~1e-12; the split model's error is known by comparison: within 0.002
-# percentage points (2e-5 of a unit) of hhoppe/blackjack's solver on nine rule variants (docs/games/blackjack.md).
-# 1e-4 of a unit (0.01 points) states it with room; docs/edge.md.
-ERROR_BOUND = 1e-4
-APPROXIMATION = ("a split hand is valued without removing the cards the other split hands drew "
-                 "(error bound empirical: within 0.002 points of an independent solver on nine rule variants)")
+EXACT_NOTE = ("exact rational for the derived total-dependent chart: every hand, split hands and re-splits to four "
+              "hands included, valued from the shoe's real composition (word expansion of the splits, integer "
+              "arithmetic modulo primes, Chinese remainder; scripts/exact_blackjack.py, docs/games/blackjack.md)")
+NOTE = ("float64 enumeration of the derived total-dependent chart by the exact method (split hands by the word "
+        "expansion); the exact figures are stored for the jurisdictions' own rules (scripts/exact_blackjack.py)")
+# Without stored figures (a rules variant, or a chart the figures were not made for) the float64 evaluation of the
+# exact method stands: its rounding error is below 1e-12 of a unit; 1e-9 states it with room.
+ERROR_BOUND = 1e-9
+APPROXIMATION = "none in the model; float64 rounding only (the exact fraction is computed by scripts/exact_blackjack.py)"
 CARD_TEXT = {1: "A", 10: "T"}
 
 
@@ -378,10 +378,10 @@ def solve_rules(rules: BlackjackRules, resplit_aces: bool = True, double_hard_on
     shoe = full_shoe(rules)
     nxt, final = dealer_tables(rules)
     dist = _all_dealer(shoe, comps.counts, comps.ncards, nxt, final)
-    # the dealer's law for split hands: the shoe less the partner card x and the re-split x's (k of them)
+    # the dealer's law for split hands: the shoe less the partner card x and j more x's (k = 1 + j of them)
     partner: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
     for x in range(1, 11):
-        deepest = SPLIT_HANDS - 1 if rules.resplit and allow_split and (x != 1 or resplit_aces) else 1
+        deepest = 1 + max_forced(_cap(rules, x, resplit_aces)) if allow_split else 1
         for k in range(1, deepest + 1):
             less = shoe.copy()
             less[x] -= k
@@ -453,7 +453,7 @@ def solve_rules(rules: BlackjackRules, resplit_aces: bool = True, double_hard_on
             i_pair = comps.index[_key([x, x])]
             no_split = first_ev(i_pair, False)
             levels = {}
-            for k in range(1, SPLIT_HANDS):
+            for k in range(1, 2 + max_forced(_cap(rules, x, table.resplit_aces))):
                 if (x, k) not in partner:
                     break
                 less, pdist = partner[x, k]
@@ -462,8 +462,8 @@ def solve_rules(rules: BlackjackRules, resplit_aces: bool = True, double_hard_on
                 p_stand = _stand_values(comps, pdist[:, up, :])
                 p_q = _draw_probs(comps, less, up)
                 p_value, p_dbl = _chart_values(comps, p_q, p_stand, hs[:, :, up])
-                levels[k + 1] = (p_q, p_stand, _FirstDecision(first, up, comps, allowed, p_dbl, p_value, p_stand))
-            if not allow_split or 2 not in levels:
+                levels[k - 1] = (p_q, p_stand, _FirstDecision(first, up, comps, allowed, p_dbl, p_value, p_stand))
+            if not allow_split or 0 not in levels:
                 split_evs[x] = -np.inf
                 continue
             split_evs[x] = _split_ev(rules, table, comps, levels, up, x)
@@ -482,50 +482,42 @@ def solve_rules(rules: BlackjackRules, resplit_aces: bool = True, double_hard_on
     return Solution(rules.jurisdiction, hs, first, pair, allowed, ev_total, -ev_total, table)
 
 
+def _cap(rules: BlackjackRules, x: int, resplit_aces: bool) -> int:
+    """The most hands a split x-x may become: four with re-splits (aces only where the table allows), else two."""
+    return SPLIT_HANDS if rules.resplit and (x != 1 or resplit_aces) else 2
+
+
 def _split_ev(rules: BlackjackRules, table: BJTable, comps: Compositions, levels: dict[int, tuple[Any, Any, Any]],
               up: int, x: int) -> float:
-    """Split x-x, re-splits to four hands. levels[n] = (q, stand, first_ev) of the shoe less the n - 1 other x's
-    that n split hands show: a hand's second card is drawn, and the hand valued, from that shoe (the partner and
-    the re-split x's out; the other hands' drawn cards are not removed: the one approximation)."""
+    """Split x-x, re-splits to four hands, by the exact word expansion (blackjack_exact.split_value) in floats.
+    levels[j] = (q, stand, first_ev) of the shoe less the partner and j more x's; g(j) = P(j given second-card
+    positions hold x's)."""
     one = comps.index[_key([x])]
-    aces = x == 1
-    can_resplit = rules.resplit and (not aces or table.resplit_aces)
-    limit = SPLIT_HANDS if can_resplit else 2
-
-    def level(n: int) -> tuple[float, float, float]:
-        """(P(the next card is x), value of x + another card, value of x + x) with n hands showing."""
-        q, stand, first_ev = levels[min(n, max(levels))]
-        p = float(q[one, x])
-        others = 0.0
+    aces = x == 1 and rules.split_aces_one_card
+    cap = _cap(rules, x, table.resplit_aces)
+    g, evx, evn = [], [], []
+    gj = 1.0
+    for j in range(max_forced(cap) + 1):
+        g.append(gj)
+        if j not in levels:
+            evx.append(0.0)
+            evn.append(0.0)
+            gj = 0.0
+            continue
+        q, stand, first_ev = levels[j]
+        sx = sy = 0.0
         for r in range(1, 11):
-            if r == x or q[one, r] == 0:
+            if q[one, r] == 0:
                 continue
             i = comps.child[one, r]
-            others += q[one, r] * (float(stand[i]) if aces and rules.split_aces_one_card else first_ev(i, True, x))
-        i_xx = comps.child[one, x]
-        v_pair = 0.0
-        if p > 0:
-            v_pair = float(stand[i_xx]) if aces and rules.split_aces_one_card else first_ev(i_xx, True, x)
-        return p, (others / (1 - p) if p < 1 else 0.0), v_pair
-
-    lv = {n: level(n) for n in range(2, limit + 1)}
-    memo: dict[tuple[int, int], float] = {}
-
-    def value(n: int, pending: int) -> float:
-        """Expected total of the `pending` hands still to draw their second card, n hands showing."""
-        if pending == 0:
-            return 0.0
-        if (n, pending) in memo:
-            return memo[n, pending]
-        p, v_other, v_pair = lv[n]
-        rest = value(n, pending - 1)
-        v = (1 - p) * (v_other + rest)
-        if p > 0:
-            v += p * (value(n + 1, pending + 1) if n < limit else v_pair + rest)
-        memo[n, pending] = v
-        return v
-
-    return value(2, 2)
+            e = q[one, r] * (float(stand[i]) if aces else first_ev(i, True, x))
+            sx += e
+            if r != x:
+                sy += e
+        evx.append(sx)
+        evn.append(sy)
+        gj *= float(q[one, x])
+    return float(split_value(cap, g, evx, evn))
 
 
 def _key(values: list[int]) -> tuple[int, ...]:
@@ -557,16 +549,50 @@ def _double_table(rules: BlackjackRules, table: BJTable) -> np.ndarray:
 
 
 # -- what the CLI, the terminal and `tapete edge` ask -------------------------------------------------
+def stored_exact(rules: BlackjackRules, sol: Solution) -> tuple[Fraction, Fraction] | None:
+    """(house edge, expected wager) from blackjack_figures when they were computed for this very chart, else None."""
+    from tapete.analysis.blackjack_exact import fingerprint
+
+    try:
+        from tapete.analysis.blackjack_figures import FIGURES
+    except ImportError:  # pragma: no cover - before scripts/exact_blackjack.py has run
+        return None
+    row = FIGURES.get(rules.jurisdiction)
+    if row is None or rules != BLACKJACK_RULES.get(rules.jurisdiction) or row["chart"] != fingerprint(sol):
+        return None
+    return -Fraction(*row["ev"]), Fraction(*row["wager"])
+
+
 def exact_edges(rules: BlackjackRules) -> list[Any]:
     from tapete.analysis.exact import EdgeResult
 
     sol = solve(rules)
-    out = [EdgeResult("main", None, "basic-strategy", Fraction(sol.house_edge), "enumerated-float", NOTE,
-                      error_bound=ERROR_BOUND, approximation=APPROXIMATION)]
+    stored = stored_exact(rules, sol)
+    if stored is not None:
+        main = EdgeResult("main", None, "basic-strategy", stored[0], "exact", EXACT_NOTE)
+    else:
+        main = EdgeResult("main", None, "basic-strategy", Fraction(sol.house_edge), "enumerated-float", NOTE,
+                          error_bound=ERROR_BOUND, approximation=APPROXIMATION)
+    out = [main]
     if rules.bolsa:
         out.append(EdgeResult("bolsa", None, "jackpot-3000x", bolsa_edge(rules, sol), "exact",
                               "exact rational; the jackpot at its minimum, 3000 x the stake"))
     return out
+
+
+def par_wager(game: Any, jurisdiction: str, line: Any, sheet: Any) -> tuple[Fraction | float, str] | None:
+    """The PAR sheet's element of risk: the money the chart wagers per unit of the first bet (doubles and splits
+    add to it), exact where the stored figures hold the chart (blackjack_figures), else the float64 enumeration."""
+    rules = game.rules_for(jurisdiction)
+    if line.kind == "bolsa":
+        return Fraction(1), "exact: the Bolsa takes no decision, the wager is the stake"
+    if line.kind != "main":
+        return None
+    sol = solve(rules)
+    stored = stored_exact(rules, sol)
+    if stored is not None:
+        return stored[1], "exact: doubles and splits of the derived chart, scripts/exact_blackjack.py"
+    return None      # minutes of exact arithmetic for a chart the figures do not hold: not computed on the fly
 
 
 def bolsa_edge(rules: BlackjackRules, sol: Solution | None = None) -> Fraction:
@@ -666,361 +692,20 @@ def chart(jurisdiction: str) -> dict[str, Any]:
                        "R": "surrender, else hit", "Rs": "surrender, else stand", "P": "split"}}
 
 
-# -- simulation: the same chart on random shoes, compiled ----------------------------------------------
-HIST_ZERO = 2 * 2 * SPLIT_HANDS + 1      # results run from -2 x SPLIT_HANDS to +2 x SPLIT_HANDS units (doubled)
-HIST_SIZE = 2 * HIST_ZERO + 1
+# -- the compiled simulation lives in blackjack_sim (re-exported: `from tapete.analysis.blackjack import simulate`)
+from tapete.analysis.blackjack_sim import (  # noqa: E402
+    HIST_SIZE,
+    HIST_ZERO,
+    STRATEGY,
+    BlackjackKernel,
+    SimulationResult,
+    _play_histograms,
+    _player_tables,
+    bolsa_histogram,
+    bolsa_return,
+    main_returns,
+    simulate,
+)
 
-@njit(cache=True, inline="always")
-def _draw(deck: np.ndarray, left: np.ndarray) -> int:
-    """One card without replacement: a random position among the cards left, swapped to the end (partial
-    Fisher-Yates), so the array stays a permutation of the full shoe for the next hand."""
-    n = left[0]
-    j = int(np.random.random() * n)
-    n -= 1
-    card = deck[j]
-    deck[j] = deck[n]
-    deck[n] = card
-    left[0] = n
-    return card
-
-
-@njit(cache=True, inline="always")
-def _play(counts: np.ndarray, left: np.ndarray, hard: int, ace: int, n: int, up: int, split: int, aces: int,
-          first: np.ndarray, hs: np.ndarray, dbl_ok: np.ndarray, ptot: np.ndarray, psoft: np.ndarray,
-          v1: int, v2: int, surrender_ok: int) -> tuple[int, int, int]:
-    """Play one hand by the chart from its first two cards: (final total or 22 bust, units, surrendered)."""
-    units = 1
-    if aces == 1:
-        return ptot[hard, ace], 1, 0
-    t = ptot[hard, ace]
-    s = psoft[hard, ace]
-    if t >= 21:
-        return t, 1, 0
-    a = first[s, t, up]
-    if a == 2 and dbl_ok[split, v1, v2]:
-        v = _draw(counts, left)
-        hard += v
-        if v == 1:
-            ace = 1
-        return (ptot[hard, ace] if hard <= 21 else 22), 2, 0
-    if a == 3 and surrender_ok == 1:
-        return t, 1, 1
-    while True:
-        t = ptot[hard, ace]
-        if t >= 21:
-            return t, units, 0
-        if hs[psoft[hard, ace], t, up] == 0:
-            return t, units, 0
-        v = _draw(counts, left)
-        hard += v
-        if v == 1:
-            ace = 1
-        if hard > 21:
-            return 22, units, 0
-
-
-@njit(cache=True)
-def _simulate(n_hands: int, seed: int, shoe: np.ndarray, first: np.ndarray, hs: np.ndarray, pair: np.ndarray,
-              dbl_ok: np.ndarray, nxt: np.ndarray, final: np.ndarray, ptot: np.ndarray, psoft: np.ndarray,
-              bj_pays: float, surrender: int, resplit: int, resplit_aces: int, max_hands: int,
-              trace: np.ndarray, outcome: np.ndarray, hist: np.ndarray, sevens: np.ndarray) -> tuple[float, float]:
-    """Sum and sum of squares of the player's result per unit bet, each hand from a full shoe. The first
-    len(trace) hands leave their cards in dealing order in `trace` and their result in `outcome` (to replay them
-    through the reducer).
-
-    `hist` counts the results exactly: index 0 a Black-Jack paid, else HIST_ZERO + 2 x the result in units (a
-    surrender is -1/2). `sevens` counts, for the Bolsa, the pattern of 7s among the box's first card, the up
-    card, the box's second card and the next card the box receives (bits 1, 2, 4, 8; 0 when it receives none)."""
-    np.random.seed(seed)
-    left = np.zeros(1, dtype=np.int64)
-    total_cards = 0
-    for v in range(1, 11):
-        total_cards += shoe[v]
-    counts = np.zeros(total_cards, dtype=np.int64)     # the shoe as a deck of values
-    k = 0
-    for v in range(1, 11):
-        for _ in range(shoe[v]):
-            counts[k] = v
-            k += 1
-    firsts = np.zeros(8, dtype=np.int64)
-    totals = np.zeros(8, dtype=np.int64)
-    units = np.zeros(8, dtype=np.int64)
-    acc = 0.0
-    acc2 = 0.0
-    last = 0.0
-    for hand_no in range(n_hands + 1):
-        if hand_no > 0 and hand_no - 1 < trace.shape[0]:
-            used = total_cards - left[0]
-            for k in range(min(used, trace.shape[1])):
-                trace[hand_no - 1, k] = counts[total_cards - 1 - k]
-            outcome[hand_no - 1] = last
-        if hand_no == n_hands:
-            break
-        left[0] = total_cards
-        p1 = _draw(counts, left)
-        up = _draw(counts, left)
-        p2 = _draw(counts, left)
-        before = left[0]
-        pattern = (1 if p1 == 7 else 0) + (2 if up == 7 else 0) + (4 if p2 == 7 else 0)
-        result = 0.0
-        if (p1 == 1 and p2 == 10) or (p1 == 10 and p2 == 1):
-            d2 = _draw(counts, left)
-            dealer_bj = (up == 1 and d2 == 10) or (up == 10 and d2 == 1)
-            result = 0.0 if dealer_bj else bj_pays
-            acc += result
-            acc2 += result * result
-            last = result
-            hist[HIST_ZERO if dealer_bj else 0] += 1
-            sevens[pattern] += 1
-            continue
-        nh = 0
-        if p1 == p2 and pair[p1, up]:
-            nh = 2
-            firsts[0] = p1
-            firsts[1] = p1
-            h = 0
-            while h < nh:
-                x = firsts[h]
-                v = _draw(counts, left)
-                if v == x and nh < max_hands and resplit == 1 and (x != 1 or resplit_aces == 1):
-                    firsts[nh] = x
-                    nh += 1
-                    continue      # this hand is [x] again: it draws anew
-                hard = x + v
-                ace = 1 if (x == 1 or v == 1) else 0
-                t, u, sur = _play(counts, left, hard, ace, 2, up, 1, 1 if x == 1 else 0, first, hs, dbl_ok,
-                                  ptot, psoft, x, v, 0)
-                totals[h] = t
-                units[h] = u
-                h += 1
-        else:
-            sur_ok = 1 if (surrender == 1 and up != 1) else 0
-            t, u, sur = _play(counts, left, p1 + p2, 1 if (p1 == 1 or p2 == 1) else 0, 2, up, 0, 0, first, hs,
-                              dbl_ok, ptot, psoft, p1, p2, sur_ok)
-            if sur == 1:
-                acc += -0.5
-                acc2 += 0.25
-                last = -0.5
-                hist[HIST_ZERO - 1] += 1
-                sevens[pattern] += 1
-                continue
-            nh = 1
-            totals[0] = t
-            units[0] = u
-        if left[0] < before and counts[before - 1] == 7:   # the box's next card (the swap put it there)
-            pattern += 8
-        sevens[pattern] += 1
-        live = False
-        for h in range(nh):
-            if totals[h] <= 21:
-                live = True
-        dealer_bj = False
-        dt = 0
-        if live:
-            st = 2 * up + (1 if up == 1 else 0)
-            d2 = _draw(counts, left)
-            dealer_bj = (up == 1 and d2 == 10) or (up == 10 and d2 == 1)
-            st = nxt[st, d2]
-            while final[st] < 0:
-                st = nxt[st, _draw(counts, left)]
-            dt = final[st]
-        for h in range(nh):
-            t = totals[h]
-            u = units[h]
-            if t > 21 or dealer_bj:
-                result -= u
-            elif dt > 21 or t > dt:
-                result += u
-            elif t < dt:
-                result -= u
-        acc += result
-        acc2 += result * result
-        last = result
-        hist[HIST_ZERO + int(2 * result)] += 1
-    return acc, acc2
-
-
-def _player_tables() -> tuple[np.ndarray, np.ndarray]:
-    """ptot[hard, ace] and psoft[hard, ace] from hand.player_total / is_soft."""
-    ptot = np.zeros((32, 2), dtype=np.int64)
-    psoft = np.zeros((32, 2), dtype=np.int64)
-    for hard in range(2, 32):
-        for ace in (0, 1):
-            vals = [1, hard - 1] if ace else [hard]
-            ptot[hard, ace] = min(player_total(vals), 22)
-            psoft[hard, ace] = int(is_soft(vals))
-    return ptot, psoft
-
-
-@dataclass(frozen=True)
-class SimulationResult:
-    hands: int
-    mean: float                 # player's result per unit bet
-    stderr: float
-    seconds: float              # CPU seconds
-    trace: np.ndarray | None = field(default=None, compare=False, repr=False)
-    outcome: np.ndarray | None = field(default=None, compare=False, repr=False)
-
-    @property
-    def house_edge(self) -> float:
-        return -self.mean
-
-    def interval(self, z: float = 3.0) -> tuple[float, float]:
-        """The house edge's confidence interval, z standard errors either side."""
-        return self.house_edge - z * self.stderr, self.house_edge + z * self.stderr
-
-
-def simulate(jurisdiction: str, hands: int, seed: int = 1, chunks: int = 1, traced: int = 0) -> SimulationResult:
-    """The derived chart played on `hands` hands, each from a full shuffled shoe (seeded; NumPy streams give
-    each chunk its own seed, tapete.core.rng.simulation_stream). `traced`: keep the first hands' cards and
-    results (`SimulationResult.trace`, `.outcome`) so the reducer can replay them."""
-    import time
-
-    from tapete.core.rng import simulation_stream
-
-    rules = BLACKJACK_RULES[jurisdiction]
-    sol = solve(rules)
-    nxt, final = dealer_tables(rules)
-    ptot, psoft = _player_tables()
-    shoe = full_shoe(rules)
-    trace = np.zeros((traced, 40), dtype=np.int64)
-    outcome = np.zeros(traced)
-    hist = np.zeros(HIST_SIZE, dtype=np.int64)
-    sevens = np.zeros(16, dtype=np.int64)
-    per = -(-hands // chunks)
-    total = total2 = 0.0
-    done = 0
-    start = time.process_time()      # CPU seconds of this process: one core, whatever else the machine runs
-    for chunk in range(chunks):
-        n = min(per, hands - done)
-        if n <= 0:
-            break
-        chunk_seed = int(simulation_stream(seed, chunk).integers(0, 2**31 - 1))
-        a, b = _simulate(n, chunk_seed, shoe, sol.first, sol.hs, sol.pair, sol.can_double, nxt, final, ptot, psoft,
-                         float(rules.blackjack_pays), int(rules.surrender), int(rules.resplit),
-                         int(sol.table.resplit_aces), SPLIT_HANDS, trace, outcome, hist, sevens)
-        total += a
-        total2 += b
-        done += n
-    seconds = time.process_time() - start
-    mean = total / done
-    var = max(total2 / done - mean * mean, 0.0)
-    return SimulationResult(done, mean, math.sqrt(var / done), seconds, trace, outcome)
-
-
-# -- `tapete simulate blackjack`: the same kernel, as histograms of exact returns ----------------------------
-STRATEGY = "basic-strategy"          # the derived chart of `solve`, the one `tapete edge` measures
-
-
-def _play_histograms(jurisdiction: str, hands: int, seed: int, traced: int = 0
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(result counts, 7-pattern counts, trace, outcome) of `hands` hands from the compiled kernel."""
-    rules = BLACKJACK_RULES[jurisdiction]
-    sol = solve(rules)
-    nxt, final = dealer_tables(rules)
-    ptot, psoft = _player_tables()
-    trace = np.zeros((traced, 40), dtype=np.int64)
-    outcome = np.zeros(traced)
-    hist = np.zeros(HIST_SIZE, dtype=np.int64)
-    sevens = np.zeros(16, dtype=np.int64)
-    _simulate(hands, seed, full_shoe(rules), sol.first, sol.hs, sol.pair, sol.can_double, nxt, final, ptot, psoft,
-              float(rules.blackjack_pays), int(rules.surrender), int(rules.resplit), int(sol.table.resplit_aces),
-              SPLIT_HANDS, trace, outcome, hist, sevens)
-    return hist, sevens, trace, outcome
-
-
-def main_returns(rules: BlackjackRules) -> list[Fraction]:
-    """Return per unit initially staked (1 + net) of each index of the kernel's result histogram."""
-    out = [1 + Fraction(i - HIST_ZERO, 2) for i in range(HIST_SIZE)]
-    out[0] = 1 + Fraction(rules.blackjack_pays)      # 000:350-356 via the rules object: the Black-Jack payout
-    return out
-
-
-def bolsa_return(game: BlackjackGame, rules: BlackjackRules, cards: list[str]) -> Fraction:
-    """What the reducer's own Bolsa settlement (003:823-843) returns per unit on the box's first cards."""
-    from types import SimpleNamespace
-
-    state = SimpleNamespace(box_cards={1: cards}, limits=SimpleNamespace(bolsa_jackpot=None))
-    bet = SimpleNamespace(box=1, amount=1)
-    return Fraction(game._bolsa(state, rules, bet))  # type: ignore[arg-type]  # noqa: SLF001
-
-
-def bolsa_histogram(game: BlackjackGame, rules: BlackjackRules, sevens: np.ndarray,
-                    gen: np.random.Generator) -> dict[Fraction, int]:
-    """The Bolsa's returns: the kernel counts the pattern of 7s among (box card 1, up card, box card 2, the box's
-    next card); the suits of those 7s are a uniform draw without replacement from the shoe's 4 x decks sevens
-    (drawn here from `gen`), and the reducer's `_bolsa` settles each suit pattern."""
-    per_suit = rules.decks
-    hist: dict[Fraction, int] = {}
-    memo: dict[tuple[str, ...], Fraction] = {}
-    other = "2S"
-    for pattern, k in enumerate(sevens):
-        k = int(k)
-        if not k:
-            continue
-        where = [i for i in range(4) if pattern >> i & 1]
-        m = len(where)
-        if not m or not pattern & 1:               # no 7 first: only the suitless classes matter
-            key = (other,)
-            if key not in memo:
-                memo[key] = bolsa_return(game, rules, [other, other, other])
-            hist[memo[key]] = hist.get(memo[key], 0) + k
-            continue
-        picks = gen.integers(0, np.arange(4 * per_suit, 4 * per_suit - m, -1), size=(k, m), dtype=np.int64)
-        suits = np.empty((k, m), dtype=np.int64)
-        pool = np.tile(np.arange(4 * per_suit), (k, 1))   # sevens 0..4d-1, suit = index % 4
-        rows = np.arange(k)
-        for j in range(m):                          # partial Fisher-Yates over each row's pool
-            pos = j + picks[:, j]
-            chosen = pool[rows, pos].copy()
-            pool[rows, pos] = pool[rows, j]
-            pool[rows, j] = chosen
-            suits[:, j] = chosen % 4
-        codes, counts = np.unique(suits @ (4 ** np.arange(m)), return_counts=True)
-        for code, n in zip(codes, counts, strict=True):
-            suit = [int(code) // 4**j % 4 for j in range(m)]
-            seq = {pos: "7" + "SHDC"[s] for pos, s in zip(where, suit, strict=True)}
-            box = [seq.get(0, other), seq.get(2, other)] + ([seq[3]] if 3 in seq else [other])
-            key = tuple(box)
-            if key not in memo:
-                memo[key] = bolsa_return(game, rules, box)
-            hist[memo[key]] = hist.get(memo[key], 0) + int(n)
-    return hist
-
-
-class BlackjackKernel:
-    """`tapete simulate blackjack`: the main bet under the derived basic strategy, and the Bolsa (ES-AN), one box
-    dealt from a full shoe each hand. The compiled kernel's own generator is seeded from the chunk's stream."""
-
-    strategies = {"main": (STRATEGY,)}
-
-    def __init__(self, game: BlackjackGame, jurisdiction: str) -> None:
-        self.game = game
-        self.jurisdiction = jurisdiction
-        self.rules = game.rules_for(jurisdiction)
-
-    def check(self, specs: list[Any]) -> None:
-        from tapete.core.errors import TapeteError
-
-        for spec in specs:
-            if spec.kind == "main" and spec.option in (None, STRATEGY):
-                continue
-            if spec.kind == "bolsa" and self.rules.bolsa and spec.option in (None, "jackpot-3000x"):
-                continue
-            raise TapeteError("unknown-bet-kind", f"blackjack in {self.jurisdiction} simulates main@{STRATEGY}"
-                              + (" and bolsa (the jackpot at 3000 x)" if self.rules.bolsa else "")
-                              + f", not {spec.label()}")
-
-    def run(self, specs: list[Any], rounds: int, gen: np.random.Generator) -> list[dict[Fraction, int]]:
-        self.check(specs)
-        hist, sevens, _, _ = _play_histograms(self.jurisdiction, rounds, int(gen.integers(0, 2**31 - 1)))
-        main = {r: int(k) for r, k in zip(main_returns(self.rules), hist, strict=True) if k}
-        out = []
-        for spec in specs:
-            out.append(dict(main) if spec.kind == "main" else bolsa_histogram(self.game, self.rules, sevens, gen))
-        return out
-
-    def traced(self, rounds: int, seed: int) -> tuple[np.ndarray, list[Fraction]]:
-        """The first `rounds` hands' cards in dealing order (values; 0 pads) and each main bet's return per unit."""
-        hist, _, trace, outcome = _play_histograms(self.jurisdiction, rounds, seed, traced=rounds)
-        return trace, [1 + Fraction(float(x)).limit_denominator(4) for x in outcome]
+__all__ = ["HIST_SIZE", "HIST_ZERO", "STRATEGY", "BlackjackKernel", "SimulationResult", "_play_histograms",
+           "_player_tables", "bolsa_histogram", "bolsa_return", "main_returns", "simulate"]

@@ -149,7 +149,7 @@ def _kernel(module: str, name: str) -> KernelFactory:
 
 
 KERNELS: dict[str, KernelFactory] = {
-    "blackjack": _kernel("tapete.analysis.blackjack", "BlackjackKernel"),
+    "blackjack": _kernel("tapete.analysis.blackjack_sim", "BlackjackKernel"),
     "trente-quarante": _kernel("tapete.analysis.trente_quarante", "TrenteQuaranteKernel"),
     "punto-banca": _kernel("tapete.analysis.baccarat_sim", "PuntoBancaKernel"),
     "casino-monte": _kernel("tapete.analysis.monte_sim", "CasinoMonteKernel"),
@@ -167,6 +167,7 @@ KERNELS: dict[str, KernelFactory] = {
 #   wager(game, jurisdiction, line, sheet) -> (average total wager per unit of the bet, how it is known) or None.
 PAR_EXTRAS: dict[str, dict[str, str]] = {
     "punto-banca": {"law": "tapete.analysis.par:punto_banca_law"},
+    "blackjack": {"wager": "tapete.analysis.blackjack:par_wager"},
     "tripoker": {"wager": "tapete.analysis.par:tripoker_wager"},
     "poker-sin-descarte": {"wager": "tapete.analysis.par:sin_descarte_wager"},
 }

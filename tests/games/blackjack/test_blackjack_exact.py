@@ -33,14 +33,18 @@ def test_edges_follow_the_rules() -> None:
     assert round(e["ES-GA"] * 100, 3) == 0.299 and round(e["ES-AN"] * 100, 3) == 0.454
 
 
-def test_edge_command_labels_the_float_enumeration_for_every_jurisdiction() -> None:
-    """The main bet is a float64 enumeration resting on the split approximation: `enumerated-float`, its error bound
-    and the approximation stated (issue 21 point 1); the Bolsa is an exact rational."""
+def test_edge_command_labels_the_main_bet_for_every_jurisdiction() -> None:
+    """The main bet: `exact` (a fraction) where scripts/exact_blackjack.py stored the chart's figures, else the
+    float64 enumeration of the same exact method with its 1e-9 bound and no approximation but rounding (issue 21
+    point 1); the Bolsa is an exact rational."""
     for j in ALL:
         doc = json.loads(runner.invoke(app, ["edge", "blackjack", "-j", j, "--json"]).stdout)
         main = next(b for b in doc["bets"] if b["kind"] == "main")
-        assert main["method"] == "enumerated-float" and main["option"] == "basic-strategy" and "split" in main["note"]
-        assert main["error_bound"] > 0 and "other split hands" in main["approximation"] and "/" not in main["house_edge"]
+        assert main["option"] == "basic-strategy" and main["method"] in ("exact", "enumerated-float")
+        if main["method"] == "exact":
+            assert "/" in main["house_edge"] and "split" in main["note"]
+        else:
+            assert main["error_bound"] <= 1e-9 and "rounding only" in main["approximation"]
         assert abs(main["house_edge_percent"] - edge(j) * 100) < 1e-4
     andalucia = json.loads(runner.invoke(app, ["edge", "blackjack", "-j", "ES-AN", "--json"]).stdout)
     bolsa = next(b for b in andalucia["bets"] if b["kind"] == "bolsa")
@@ -64,7 +68,7 @@ def test_strategy_command() -> None:
     doc = json.loads(out)
     assert doc["jurisdiction"] == "ES-GA" and set(doc) >= {"hard", "soft", "pairs", "up"}
     text = runner.invoke(app, ["strategy", "blackjack", "-j", "ES", "--lang", "en"]).stdout
-    assert "pairs" in text and "0.5499" in text
+    assert "pairs" in text and "0.5501" in text
     assert runner.invoke(app, ["strategy", "roulette-french", "--json"]).exit_code == 2
 
 
