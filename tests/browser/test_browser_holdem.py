@@ -41,8 +41,11 @@ def test_sit_play_a_hand_and_leave(server: Any, people: Any, shot: Any) -> None:
     assert server.call("croupier", "POST", "/api/tables/holdem/open")["phase"] == "acting"
     page.wait_for_selector(".seat[data-player='Seat 6'] .hole .pcard")
     mine = page.locator(".seat[data-player='luis'] .hole .pcard").all_inner_texts()
-    assert len(mine) == 2 and "??" not in mine                                 # his own cards, face up
-    assert page.locator(".seat[data-player='Seat 6'] .hole .pcard").all_inner_texts() == ["??", "??"]
+    assert len(mine) == 2 and all(mine)                                        # his own cards, face up
+    assert page.locator(".seat[data-player='luis'] .hole .pcard.back").count() == 0
+    theirs = page.locator(".seat[data-player='Seat 6'] .hole .pcard")
+    assert theirs.count() == 2 and page.locator(".seat[data-player='Seat 6'] .hole .pcard.back").count() == 2
+    assert theirs.all_inner_texts() == ["", ""]                                # a card back: no face, no text
     assert int(page.locator("#pot").get_attribute("data-cents")) == 300      # the blinds: 100 and 200
 
     bet_made = False
@@ -72,7 +75,8 @@ def test_sit_play_a_hand_and_leave(server: Any, people: Any, shot: Any) -> None:
     page.wait_for_selector("#showdown li[data-player='luis']")
     page.wait_for_selector("#showdown li[data-player='Seat 6'] .shown .pcard")
     shown = page.locator("#showdown li[data-player='Seat 6'] .shown .pcard").all_inner_texts()
-    assert len(shown) == 2 and "??" not in shown                               # her cards, shown down
+    assert len(shown) == 2 and all(shown)                                      # her cards, shown down
+    assert page.locator("#showdown li[data-player='Seat 6'] .shown .pcard.back").count() == 0
     assert page.locator("#showdown .cards").first.locator(".pcard").count() == 5
     stack = next(s["stack"] for s in final["circle"]["seats"] if s["player"] == "luis")
     net = int(page.locator("#showdown li[data-player='luis']").get_attribute("data-net"))
