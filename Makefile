@@ -33,6 +33,7 @@ test: deps venv
 # Refresh the screenshots docs/browser.md shows (the browser tests, writing into docs/screenshots).
 screenshots: deps venv
 	TAPETE_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/browser
+	$(BIN)/python scripts/gallery.py
 
 lint: venv
 	$(BIN)/ruff check src tests benchmarks
