@@ -3,7 +3,7 @@
 // Salto) and between neighbours (Cartas), each with its payout; the cards revealed, face up, once dealt (the
 // shoe's undealt cards never reach the page); the coup's outcome in a sentence; my settlement in the one
 // format (stake, returned, net). Every rule is the engine's: a bet it refuses comes back as its sentence.
-import { el, money, net, say, t } from "../app.js";
+import { el, kindLabel, money, net, say, t } from "../app.js";
 
 const SINGLE = ["first-card", "next-suit", "previous-suit", "opposite-suit", "any-suit"];
 const PAIRS = [[1, 2], [2, 1], [3, 4], [4, 3], [1, 3], [3, 1], [2, 4], [4, 2]];   // 003:6138-6143: neighbours
@@ -66,10 +66,10 @@ export function init(node, ctx) {
         el("h3", {}, say("mb_position", { n: p })),
         el("div", { class: "cards mb-cards" }),
         el("div", { class: "mb-spots", role: "group", "aria-label": say("mb_position", { n: p }) },
-          SINGLE.map((k) => spot(ctx, k, [p], `${t(`mb_kind_${k}`)} — ${say("mb_position", { n: p })}`, t(`mb_kind_${k}`)))))))),
-    el("section", { class: "mb-versus", "aria-label": t("mb_kind_versus") },
-      el("h2", {}, t("mb_kind_versus")), el("p", { class: "help" }, t("mb_versus_help")),
-      el("div", { class: "mb-spots", role: "group", "aria-label": t("mb_kind_versus") },
+          SINGLE.map((k) => spot(ctx, k, [p], `${kindLabel(k)} — ${say("mb_position", { n: p })}`, kindLabel(k)))))))),
+    el("section", { class: "mb-versus", "aria-label": kindLabel("versus") },
+      el("h2", {}, kindLabel("versus")), el("p", { class: "help" }, t("mb_versus_help")),
+      el("div", { class: "mb-spots", role: "group", "aria-label": kindLabel("versus") },
         PAIRS.map(([p, q]) => spot(ctx, "versus", [[p], [q]], say("mb_versus", { p, q }), say("mb_versus", { p, q }))))));
 }
 
@@ -112,7 +112,7 @@ export function update(ctx) {
   const lines = settled ? mine.filter((b) => b.coup === latest)
     .map((b) => {
       const returned = frac(b.returned);
-      return { on: onText(b), net: returned - b.amount, text: say("settle_line", { bet: t(`mb_kind_${b.kind}`),
+      return { on: onText(b), net: returned - b.amount, text: say("settle_line", { bet: kindLabel(b.kind),
         staked: money(b.amount), returned: money(returned), net: net(returned - b.amount) }) };
     }) : [];
   root.querySelector("#mb-settle").replaceChildren(...lines.map((l) => el("li", { "data-net": l.net,
