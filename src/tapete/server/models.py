@@ -50,7 +50,8 @@ class BetIn(Body):
 
     kind: str = Field(min_length=1, max_length=32)
     amount: Cents
-    on: list[StrictInt | StrictStr] | StrictInt | StrictStr | None = None
+    # a list of lists: monte-banca's Cartas, one side's cards against the other's ([[1], [2]], 003:6138-6143)
+    on: list[StrictInt | StrictStr] | list[list[StrictInt]] | StrictInt | StrictStr | None = None
     extra: dict[str, Scalar] = Field(default_factory=dict, max_length=8)
 
 

@@ -71,6 +71,13 @@ def op_open(ctx: Ctx, table: dict[str, Any] | None = None) -> dict[str, Any]:
         booked = {"commission": 0, "carry": {}, "rollover": False}
     else:
         booked["rollover"] = False
+    lay = getattr(game, "layout", None)
+    if callable(lay) and spec.source == "rng":    # monte-banca lays its four cards before the bets (003:6174-6186)
+        try:
+            lay(ctx.state)
+            ctx.state_changed = True
+        except TapeteError:
+            pass      # a shoe that cannot lay them: the first bet meets the engine's refusal, as before
     number = ctx.row["round_no"] + 1
     seed = new_seed() if spec.source == "rng" and not game.uses_shoe else None
     commit_hash = commitment(seed) if seed else (shoe_info or {}).get("commitment")

@@ -22,7 +22,8 @@ CARD = re.compile(r"^(?:[2-9TJQKA]|1[0-2]|[1-9])[SHDCoceb]$|^X\d+$")
 # Games whose table shows every dealt card face up (no hole cards while decisions are due): their view keeps
 # the cards. Every other card game's view masks each card: a hole card is its holder's secret, and the
 # server has no per-seat view of the engine state yet.
-FACE_UP = frozenset({"blackjack", "punto-banca", "baccarat-two-tables", "trente-quarante", "casino-monte"})
+FACE_UP = frozenset({"blackjack", "punto-banca", "baccarat-two-tables", "trente-quarante", "casino-monte",
+                     "monte-banca"})   # monte-banca: the layout and the revealed cards lie face up (003:6160-6186)
 MASK = "??"
 HAND_KEYS = ("hands", "cards", "boxes")     # mappings in which games file a box's hand under its number
 

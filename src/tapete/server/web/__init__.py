@@ -35,6 +35,7 @@ FAMILIES = {  # game id -> the page's module (static/games/<family>.js); every o
     "boule": "boule", "wheel-of-fortune": "wheel", "trente-quarante": "trente",
     "tripoker": "poker", "trijoker": "poker", "poker-sin-descarte": "poker", "pai-gow": "poker",
     "casino-monte": "monte", "chemin-de-fer": "chemin", "baccarat-two-tables": "chemin",
+    "monte-banca": "montebanca",
 }
 
 
