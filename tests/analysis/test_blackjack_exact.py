@@ -80,3 +80,13 @@ def test_edge_command_prints_the_stored_exact_fractions() -> None:
         main = next(b for b in doc["bets"] if b["kind"] == "main")
         assert main["method"] == "exact" and "/" in main["house_edge"]
         assert abs(Fraction(main["house_edge"]) - Fraction(bj.solve(BLACKJACK_RULES[j]).house_edge)) < 1e-9
+
+
+def test_full_one_deck_aces_match_the_brute_force() -> None:
+    """A whole 52-card deck: A-A against a 5 re-split to four hands, the exact evaluator's Fraction equals the naive
+    brute force's over the real composition (no reduced shoe)."""
+    full = [0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 16]
+    sol = bj.solve_rules(ONE_DECK_IB)
+    nxt, final = bj.dealer_tables(ONE_DECK_IB)
+    res = bx.evaluate(bj._comps(), np.array(full), nxt, final, bx.chart_of(ONE_DECK_IB, sol), ups=(5,))
+    assert res.splits[5, 1][0] == Brute(ONE_DECK_IB, sol, 5).split_ev(full, 1)
