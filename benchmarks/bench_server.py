@@ -62,6 +62,7 @@ def write_config(path: Path, players: int, tables: int = TABLES, timing: str = "
     for p in range(players):
         lines += ["[[users]]", f'username = "p{p}"', f'password = "{PASSWORD}"', 'roles = ["player"]', "chips = 10000000", ""]
     lines += ["[[users]]", 'username = "inspector"', f'password = "{PASSWORD}"', 'roles = ["inspector"]', ""]
+    lines += ["[[users]]", 'username = "croupier"', f'password = "{PASSWORD}"', 'roles = ["croupier"]', ""]
     path.write_text("\n".join(lines), encoding="utf-8")
 
 
@@ -196,6 +197,20 @@ def wrk(bases: list[str], tokens: list[str], rate: float, bets: int, duration: f
     return {"rows": rows}
 
 
+def stagger(base: str, tables: int = TABLES, cycle: float = 5.5) -> None:
+    """Spread the tables' rounds over the cycle, as on a casino floor (the tables of one server start together):
+    the croupier calls no va más at table i at i/tables of the cycle. A table already past its betting time is
+    left where it is (the call is refused)."""
+    import httpx
+
+    token = httpx.post(f"{base}/api/login", json={"username": "croupier", "password": PASSWORD}).json()["token"]
+    with httpx.Client(base_url=base, headers={"Authorization": f"Bearer {token}"}, timeout=30) as client:
+        t0 = time.monotonic()
+        for i in range(tables):
+            time.sleep(max(0.0, t0 + i * cycle / tables - time.monotonic()))
+            client.post(f"/api/tables/ruleta-{i}/close", json={}, headers={"Idempotency-Key": os.urandom(8).hex()})
+
+
 def ledger_ok(base: str) -> Any:
     import httpx
 
@@ -217,6 +232,7 @@ def measure(db: str, url: str, processes: int, bets: int, rate: float, duration:
         bases = [b for _, b in servers]
         pids = [p.pid for p, _ in servers]
         tokens = login_all(bases[0], [f"p{i}" for i in range(PLAYERS)])
+        stagger(bases[0])
         wrk(bases, tokens, rate, bets, WARMUP, tmp)                       # warm: caches, statements, pools
         rss_start = sum(rss_kib(p) for p in pids)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)

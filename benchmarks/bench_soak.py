@@ -71,6 +71,12 @@ class Load:
     def __init__(self, base: str, players: int, pace: float) -> None:
         self.base, self.players, self.pace = base, players, pace
         self.counts: dict[str, int] = {"bets": 0, "refused": 0, "reads": 0, "logins": 0, "streams": 0, "errors": 0}
+        self.failures: list[str] = []          # what the errors were (the first few), printed with the verdict
+
+    def failed(self, what: str, exc: BaseException) -> None:
+        self.counts["errors"] += 1
+        if len(self.failures) < 10:
+            self.failures.append(f"{time.strftime('%H:%M:%S')} {what}: {type(exc).__name__} {exc}"[:300])
         self.stop = asyncio.Event()
 
     async def player(self, client: Any, i: int) -> None:
@@ -86,8 +92,8 @@ class Load:
                 r = await client.post(f"/api/tables/{table}/bets", json={"bets": [bet]},
                                       headers={**headers, "Idempotency-Key": uuid.uuid4().hex})
                 self.counts["bets" if r.status_code == 200 else "refused"] += 1
-            except Exception:  # noqa: BLE001 - counted, the soak goes on
-                self.counts["errors"] += 1
+            except Exception as exc:  # noqa: BLE001 - counted, the soak goes on
+                self.failed("bet", exc)
 
     async def reader(self, client: Any) -> None:
         token = (await client.post("/api/login", json={"username": "p0", "password": PASSWORD})).json()["token"]
@@ -97,13 +103,13 @@ class Load:
                 try:
                     await client.get(path, headers=headers)
                     self.counts["reads"] += 1
-                except Exception:  # noqa: BLE001
-                    self.counts["errors"] += 1
+                except Exception as exc:  # noqa: BLE001
+                    self.failed(f"read {path}", exc)
             try:
                 await client.get("/api/nothing")                        # a 404
                 await client.get("/api/me", headers={"Authorization": "Bearer forged"})   # a 401
-            except Exception:  # noqa: BLE001 - counted, the soak goes on
-                self.counts["errors"] += 1
+            except Exception as exc:  # noqa: BLE001 - counted, the soak goes on
+                self.failed("refused request", exc)
             await asyncio.sleep(1.0)
 
     async def logins(self, client: Any) -> None:
@@ -111,8 +117,8 @@ class Load:
             try:
                 r = await client.post("/api/login", json={"username": f"p{random.randrange(self.players)}", "password": PASSWORD})
                 self.counts["logins"] += r.status_code == 200
-            except Exception:  # noqa: BLE001 - counted, the soak goes on (a timeout used to end the logins)
-                self.counts["errors"] += 1
+            except Exception as exc:  # noqa: BLE001 - counted, the soak goes on (a timeout used to end the logins)
+                self.failed("login", exc)
             await asyncio.sleep(1.0)
 
     async def streams(self, client: Any) -> None:
@@ -125,8 +131,8 @@ class Load:
                 async with websockets.connect(url, additional_headers={"Authorization": f"Bearer {token}"}) as ws:
                     await asyncio.wait_for(ws.recv(), 10)
                     self.counts["streams"] += 1
-            except Exception:  # noqa: BLE001
-                self.counts["errors"] += 1
+            except Exception as exc:  # noqa: BLE001
+                self.failed("stream", exc)
             await asyncio.sleep(2.0)
 
 
@@ -150,6 +156,8 @@ async def _soak(base: str, pid: int, minutes: float, players: int, pace: float) 
             print(rows[-1], flush=True)
         load.stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
+    if load.failures:
+        rows.append({"minute": "errors", "RSS (MiB)": "; ".join(load.failures)})
     return rows
 
 
@@ -183,8 +191,10 @@ def run(minutes: float = MINUTES, players: int = PLAYERS, pace: float = PACE, tr
         env = {"TAPETE_TRACE_PYTHON": "1"} if python else {}
         with serve(config, tmp / "casino.db", trace=trace, env=env, **({"src": src} if src else {})) as (base, proc):
             rows = asyncio.run(_soak(base, proc.pid, minutes, players, pace))
+        errors = [r for r in rows if r["minute"] == "errors"]
+        rows = [r for r in rows if r["minute"] != "errors"]
         rows.append({"minute": "verdict", "RSS (MiB)": verdict(rows)})
-        return rows
+        return rows + errors
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

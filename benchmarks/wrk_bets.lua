@@ -22,6 +22,11 @@ function setup(thread)
   table.insert(threads, thread)
 end
 
+-- A player does not bet at a table the stream shows closed: a refusal (409, "table ruleta-N: no va más ...")
+-- marks that table closed for CLOSED_MS, and the next requests go to players of the other tables.
+local CLOSED_MS = 600
+local closed_until = {}
+
 function init(args)
   ok, refused, failed, seq = 0, 0, 0, 0
   math.randomseed(id * 7919 + os.time())
@@ -42,6 +47,12 @@ end
 function request()
   seq = seq + 1
   local p = PLAYERS[math.random(#PLAYERS)]
+  local t = now_ms()
+  for _ = 1, 20 do
+    local until_ms = closed_until[p[2]]
+    if until_ms == nil or until_ms < t then break end
+    p = PLAYERS[math.random(#PLAYERS)]
+  end
   local bets = {}
   if BETS == 1 then
     if math.random() < 0.6 then
@@ -64,7 +75,15 @@ function request()
 end
 
 function response(status, headers, body)
-  if status == 200 then ok = ok + 1 elseif status == 409 then refused = refused + 1 else failed = failed + 1 end
+  if status == 200 then
+    ok = ok + 1
+  elseif status == 409 then
+    refused = refused + 1
+    local table_id = body:match("table ([%w%-]+): no va m")
+    if table_id then closed_until[table_id] = now_ms() + CLOSED_MS end
+  else
+    failed = failed + 1
+  end
 end
 
 function done(summary, latency, requests)

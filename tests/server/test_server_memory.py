@@ -81,3 +81,42 @@ def test_the_server_caps_glibc_malloc_arenas() -> None:
 def test_serve_caps_the_arenas_before_it_builds_the_app() -> None:
     source = inspect.getsource(server_cli.serve)
     assert source.index("limit_malloc_arenas()") < source.index("create_app(casino")
+
+
+TRIM_PROBE = """
+import sys
+from tapete.server.memory import trim_malloc
+def rss():
+    return int(next(l for l in open("/proc/self/status") if l.startswith("VmRSS:")).split()[1])
+blocks = [bytearray(64 * 1024 - 64) for _ in range(1600)]   # ~100 MiB of malloc's heap (under its mmap threshold)
+keep = blocks[-1]                                          # the top of the heap stays in use: no automatic trim
+del blocks[:-1]
+before = rss()
+if sys.argv[1] == "trim":
+    assert trim_malloc()
+print(before - rss())
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc", reason="glibc's malloc")
+def test_trimming_gives_freed_heap_pages_back() -> None:
+    """Memory freed below a block still in use stays in the process (RSS at its high-water mark) until
+    malloc_trim hands the free pages back: the server trims once a minute (memory.keep_trimming)."""
+    env = {k: v for k, v in os.environ.items() if k != "MALLOC_ARENA_MAX"}
+    env["PYTHONPATH"] = str(Path(memory.__file__).resolve().parents[2])
+
+    def released_kib(mode: str) -> int:
+        run = subprocess.run([sys.executable, "-c", TRIM_PROBE, mode], env=env, capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stderr
+        return int(run.stdout.strip())
+
+    assert released_kib("keep") < 10 * 1024          # without a trim the freed ~100 MiB stays resident
+    assert released_kib("trim") > 50 * 1024
+
+
+def test_serve_keeps_trimming_malloc() -> None:
+    source = inspect.getsource(server_cli.serve)
+    assert source.index("keep_trimming()") < source.index("create_app(casino")
+    thread = memory.keep_trimming(every=3600)
+    if sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc":
+        assert thread is not None and thread.daemon and thread.is_alive()

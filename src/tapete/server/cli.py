@@ -46,9 +46,10 @@ def serve(
         _error("bad-config", f"--config {config}: {str(exc).splitlines()[0]}"
                + (f" ({str(exc).splitlines()[1].strip()}: {str(exc).splitlines()[2].strip()})"
                   if len(str(exc).splitlines()) > 2 else ""))
-    from tapete.server.memory import limit_malloc_arenas
+    from tapete.server.memory import keep_trimming, limit_malloc_arenas
 
     limit_malloc_arenas()          # before the server's threads: RSS stays flat (tapete/server/memory.py)
+    keep_trimming()                # RSS follows the memory in use, not malloc's high-water mark
     app = create_app(casino, database)
     url = Database(database).url
     typer.echo(f"tapete: {casino.casino.name}, {len(casino.tables)} tables, database {url.split('@')[-1]}")
