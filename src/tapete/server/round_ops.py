@@ -24,9 +24,9 @@ from tapete.server.table_ctx import (
     apply_bet,
     book,
     commit_entry,
-    guarded,
     is_table_verb,
     load_open_bets,
+    load_state,
     need_phase,
     parse,
     probe_staked,
@@ -155,12 +155,17 @@ def op_close(ctx: Ctx, cards: list[Any] | None) -> dict[str, Any]:
     need_phase(ctx, "betting")
     if ctx.game.uses_shoe:
         return deal(ctx, cards)
-    if ctx.spec.source == "rng" and not ctx.game.chance(guarded(ctx.game.step, ctx.state, Close())):
+    changed = ctx.state_changed
+    step(ctx, Close(), "close")          # in place (table_ctx.apply_event)
+    if ctx.spec.source == "rng" and not ctx.game.chance(ctx.state):
         # Nothing would ride on the spin: the wheel does not turn and the engine's state is never closed, so
-        # a state the next round carries (an announced limit change counting spins) still takes bets.
+        # a state the next round carries (an announced limit change counting spins) still takes bets. The
+        # state as it was (the database's: nothing is written yet) replaces the one closed in place.
+        del ctx.records[-1]
+        ctx.state = load_state(ctx.conn, ctx.game, ctx.table_id, ctx.row.get("state_seq", 0))
+        ctx.state_changed = changed
         ctx.emit("no-outcome", {"reason": "no bet rides on chance: the wheel does not spin"})
         return conclude(ctx)
-    step(ctx, Close(), "close")
     ctx.set(phase="closed", deadline=ctx.now + ctx.spec.timing.spin if ctx.spec.auto and ctx.spec.source == "rng" else None)
     ctx.emit("phase", {"say": "no va más"})
     round_record(ctx)

@@ -131,8 +131,18 @@ def parse(ctx: Ctx, raw: dict[str, Any]) -> Any:
     return guarded(parse_event, ctx.game, raw, 0)
 
 
+def apply_event(ctx: Ctx, event: Any) -> None:
+    """Apply an event to the transaction's state in place, as `Game.step` would to a copy. The transaction owns
+    its state: taken out of the service's cache when loaded, put back only with the transaction's success, and
+    any failure drops it (`TableService.forget`) so the next transaction rebuilds it from the database. The
+    engine's defensive copy therefore protected nothing here, and at no va más and the draw it copied every
+    bet of the round (docs/performance.md, third pass). A refused or half-applied event fails the transaction."""
+    ctx.touched = True
+    guarded(ctx.game.apply, ctx.state, event)
+
+
 def step(ctx: Ctx, event: Any, kind: str, extra: dict[str, Any] | None = None, actor: str | None = None) -> None:
-    ctx.state = guarded(ctx.game.step, ctx.state, event)
+    apply_event(ctx, event)
     ctx.state_changed = True
     ctx.emit(kind, {"event": event_document(event), **(extra or {})}, actor)
 
