@@ -3,13 +3,12 @@ next round starts from a fresh state."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from sqlalchemy import text, update
 
 from tapete.engine.events import Limits
-from tapete.server import banker, circle
+from tapete.server import banker, circle, fastjson
 from tapete.server.db import rounds
 from tapete.server.fairness import commitment
 from tapete.server.shoes import dealt_cards, open_state, shoe_over
@@ -99,7 +98,7 @@ def load_round_records(ctx: Ctx, record: dict[str, Any]) -> list[tuple[str, dict
     start = record.get("start_seq", 0)
     found = ctx.conn.execute(text("SELECT kind, data FROM events WHERE table_id = :t AND seq > :s ORDER BY seq"),
                              {"t": ctx.table_id, "s": start}).all()
-    return [(kind, data if isinstance(data, dict) else json.loads(data)) for kind, data in found]
+    return [(kind, data if isinstance(data, dict) else fastjson.loads(data)) for kind, data in found]
 
 
 def round_events(records: list[tuple[str, dict[str, Any]]]) -> list[Any]:

@@ -3,18 +3,18 @@ state loaded, the open bets, the stakes collected and the bets booked in the led
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from sqlalchemy import Connection, select, text
 
 from tapete.conformance.document import parse_event
 from tapete.core.errors import TapeteError
 from tapete.engine.game import Game
 from tapete.engine.serialize import from_json
-from tapete.server import banker, circle, ledger
+from tapete.server import banker, circle, fastjson, ledger
 from tapete.server.config import TableConfig
 from tapete.server.db import bets, casino_tables, idempotency, rounds
 from tapete.server.fairness import event_document
@@ -91,11 +91,11 @@ def load_state(conn: Connection, game: Game, table_id: str, state_seq: int) -> A
     raw = conn.execute(select(casino_tables.c.state).where(casino_tables.c.id == table_id)).scalar_one()
     if not raw:
         return None
-    state = from_json(game.state_type(), json.loads(raw))
+    state = from_json(game.state_type(), fastjson.loads(raw))
     found = conn.execute(text("SELECT data FROM events WHERE table_id = :t AND seq > :s AND kind = 'bet' ORDER BY seq"),
                          {"t": table_id, "s": state_seq}).all()
     for (data,) in found:
-        data = data if isinstance(data, dict) else json.loads(data)
+        data = data if isinstance(data, dict) else fastjson.loads(data)
         game.apply(state, parse_event(game, data["event"], 0))
     return state
 
@@ -160,7 +160,8 @@ def apply_bet(ctx: Ctx, event: Any, extra: dict[str, Any]) -> None:
 # What a bet alone stakes on a fresh table of given limits: a pure function of the game, the jurisdiction, the
 # table's keys and the bet (its id and player aside), so remembered (bounded; cleared when full). Opening the
 # probe table was the largest part of a bet's engine time (docs/performance.md).
-_PROBED: dict[tuple[str, str, str, str, str], int] = {}
+_PROBED: dict[tuple[str, str, str, bytes, bytes], int] = {}
+_KEY = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 _PROBED_MAX = 4096
 
 
@@ -172,7 +173,7 @@ def probe_staked(ctx: Ctx, event: Any) -> int:
     limits = dict(table if isinstance(table, dict) else ctx.row["config"])
     try:
         doc = {k: v for k, v in event_document(event)["bet"].items() if k not in ("id", "player")}
-        key = (ctx.game.id, ctx.jurisdiction, ctx.rounding, json.dumps(limits, sort_keys=True), json.dumps(doc, sort_keys=True))
+        key = (ctx.game.id, ctx.jurisdiction, ctx.rounding, orjson.dumps(limits, option=_KEY), orjson.dumps(doc, option=_KEY))
     except Exception:  # noqa: BLE001 - a bet without a plain document: probed every time
         key = None
     if key is not None and key in _PROBED:

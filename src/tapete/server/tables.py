@@ -17,7 +17,6 @@ hash-chained log records and the idempotency record: a crash loses either all of
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
@@ -30,8 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from tapete.core.errors import TapeteError
 from tapete.engine.game import Game
 from tapete.engine.registry import get_game
-from tapete.engine.serialize import to_json
-from tapete.server import audit, banker, circle, ledger
+from tapete.server import audit, banker, circle, fastjson, ledger
 from tapete.server.batch import BetBatches
 from tapete.server.config import CasinoConfig, TableConfig
 from tapete.server.db import Database, bets, casino_tables, idempotency, rounds
@@ -253,7 +251,7 @@ class TableService:
         for i, (kind, actor, data) in enumerate(ctx.records, start=first + 1):
             published.append({"table": ctx.table_id, "seq": i, "ts": ctx.now, "kind": kind, "actor": actor, "data": data})
         if ctx.state_changed:    # a snapshot; bets applied in place need none: their log records replay on the last one
-            values["state"] = json.dumps(to_json(ctx.state)) if ctx.state is not None else None
+            values["state"] = fastjson.state_text(ctx.state) if ctx.state is not None else None
             values["state_seq"] = seq
         values.update(log_seq=seq, log_hash=h, version=ctx.row["version"] + 1, updated_at=ctx.now)
         ctx.row.update(values)
