@@ -32,7 +32,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from tapete.core.errors import TapeteError
-from tapete.server import ledger
+from tapete.server import fastjson, hot, ledger
 from tapete.server.db import idempotency
 
 if TYPE_CHECKING:
@@ -181,12 +181,12 @@ class BetBatches:
                 r.future.set_result(answer)
 
     def _transaction(self, table_id: str, batch: list[BetRequest]) -> tuple[dict[BetRequest, Any], list[dict[str, Any]]]:
-        from tapete.server.tables import _IDEM_INSERT, op_bets
+        from tapete.server.tables import op_bets
 
         service = self.service
         spec = service.spec(table_id)
         answers: dict[BetRequest, Any] = {}
-        idem_rows: list[dict[str, Any]] = []
+        idem_rows: list[tuple[Any, ...]] = []
         with service.db.write() as conn:
             keys = [r.idem[0] for r in batch if r.idem]
             seen = {row["key"]: row for row in conn.execute(select(idempotency).where(idempotency.c.key.in_(keys))).mappings()} if keys else {}
@@ -211,15 +211,13 @@ class BetBatches:
                     answers[r] = exc
                     continue
                 if r.idem:
-                    idem_rows.append({"key": r.idem[0], "fingerprint": r.idem[1], "status": 200, "response": answers[r],
-                                      "created_at": ctx.now})
+                    idem_rows.append((r.idem[0], r.idem[1], 200, fastjson.dumps(answers[r]), ctx.now))
             ctx.actor = None
             if ctx.pending_ledger is not None:
                 ctx.pending_ledger.flush()
                 ctx.pending_ledger = None
             records = service._persist(ctx)
-            if idem_rows:
-                conn.execute(_IDEM_INSERT, idem_rows)
+            hot.IDEM_INSERT.many(conn, idem_rows)
             service._cache(table_id, ctx)
         return answers, records
 

@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, func, insert, select, text, update
 
 from tapete.core.errors import TapeteError
+from tapete.server import hot
 from tapete.server.db import accounts, ledger_tx, postings
 
 NEGATIVE_FORBIDDEN = ("wallet", "stakes", "stack")
@@ -96,7 +97,6 @@ _DEBIT_GUARDED = (update(accounts).where(accounts.c.id == bindparam("aid"), acco
                   .values(balance=accounts.c.balance + bindparam("delta")).returning(accounts.c.balance))
 _TX = insert(ledger_tx).values(ts=bindparam("ts"), kind=bindparam("kind"), table_id=bindparam("table_id"),
                                round_id=bindparam("round_id"), actor=bindparam("actor"), memo=bindparam("memo"))
-_POSTINGS = insert(postings)
 
 
 def commit(conn: Connection, entry: Entry) -> dict[str, int] | None:
@@ -135,13 +135,12 @@ def commit(conn: Connection, entry: Entry) -> dict[str, int] | None:
         tx_id = conn.execute(_tx_with_postings(len(entry.lines)), params).scalar_one()
     else:
         tx_id = conn.execute(_TX, tx).inserted_primary_key[0]
-        conn.execute(_POSTINGS, [{"tx_id": tx_id, "account_id": a, "amount": m, "bet_id": b} for a, m, b in entry.lines])
+        hot.POSTING_INSERT.many(conn, [(tx_id, a, m, b) for a, m, b in entry.lines])
     balances_after["_tx"] = int(tx_id)
     return balances_after
 
 
 _ONE_TRIP_LINES = 16
-_ADD = update(accounts).where(accounts.c.id == bindparam("aid")).values(balance=accounts.c.balance + bindparam("delta"))
 _BALANCES = (select(accounts.c.id, accounts.c.balance).where(accounts.c.id.in_(bindparam("ids", expanding=True)))
              .order_by(accounts.c.id))
 _BALANCES_LOCKED = _BALANCES.with_for_update()
@@ -209,21 +208,19 @@ class Batch:
         """Write every entry taken: the balances, one ledger transaction per entry and its postings."""
         if not self.entries:
             return
-        changed = [{"aid": a, "delta": d} for a, d in sorted(self.deltas.items()) if d]
-        if changed:
-            self.conn.execute(_ADD, changed)
+        hot.ACCOUNT_ADD.many(self.conn, [(d, a) for a, d in sorted(self.deltas.items()) if d])
         txs = [{"ts": ts, "kind": e.kind, "table_id": e.table_id, "round_id": e.round_id, "actor": e.actor, "memo": e.memo}
                for e, ts in self.entries]
         if self.conn.dialect.name == "sqlite":
             # One executemany; the single writer's rowids are consecutive, the last one read back (SQLite's
             # RETURNING in parameter order would be a statement per row).
-            self.conn.execute(_TX, txs)
+            hot.LEDGER_TX_INSERT.many(self.conn, [(t["ts"], t["kind"], t["table_id"], t["round_id"], t["actor"], t["memo"]) for t in txs])
             last = int(self.conn.exec_driver_sql("SELECT last_insert_rowid()").scalar_one())
             ids = list(range(last - len(txs) + 1, last + 1))
         else:
             ids = self.conn.execute(_TX_MANY, txs).scalars().all()
-        self.conn.execute(_POSTINGS, [{"tx_id": tx_id, "account_id": a, "amount": m, "bet_id": b}
-                                      for tx_id, (e, _) in zip(ids, self.entries, strict=True) for a, m, b in e.lines])
+        hot.POSTING_INSERT.many(self.conn, [(tx_id, a, m, b) for tx_id, (e, _) in zip(ids, self.entries, strict=True)
+                                            for a, m, b in e.lines])
         self.entries, self.deltas = [], {}
 
 
