@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, select, text
+from sqlalchemy import Connection, bindparam, select, text
 
 from tapete.conformance.document import parse_event
 from tapete.core.errors import TapeteError
@@ -200,10 +200,15 @@ def settlement_doc(ctx: Ctx) -> dict[str, Any] | None:
         return None
 
 
+_OPEN_BETS = select(bets).where(bets.c.table_id == bindparam("t"), bets.c.status == "open")
+_BET_ID = [c.name for c in bets.c].index("bet_id")
+
+
 def load_open_bets(ctx: Ctx) -> dict[str, dict[str, Any]]:
     if ctx.open_bets is None:
-        found = ctx.conn.execute(select(bets).where(bets.c.table_id == ctx.table_id, bets.c.status == "open")).mappings()
-        ctx.open_bets = {r["bet_id"]: dict(r) for r in found}
+        found = ctx.conn.execute(_OPEN_BETS, {"t": ctx.table_id})
+        names = list(found.keys())      # plain rows zipped with the names: a round's bets at settlement
+        ctx.open_bets = {r[_BET_ID]: dict(zip(names, r, strict=True)) for r in found}
         ctx.open_bets.update(ctx.new_bets)
     return ctx.open_bets
 
@@ -243,6 +248,8 @@ def book(ctx: Ctx, doc: dict[str, Any], include_void: bool) -> dict[str, dict[st
     t = ctx.table_id
     entry = ledger.Entry("settle", t, ctx.row["round_id"], ctx.actor)
     results: dict[str, dict[str, Any]] = {}
+    house: str | None = None          # the same for every bet (asked once, when a bet is booked); a stake account per kind
+    held: dict[str, str] = {}
     for bet_id, e in doc["bets"].items():
         b = open_bets.get(bet_id)
         if b is None or b["status"] != "open":
@@ -250,8 +257,12 @@ def book(ctx: Ctx, doc: dict[str, Any], include_void: bool) -> dict[str, dict[st
         status = e["status"]
         if status in FINAL or (status == "void" and include_void):
             c, r = b["collected"], e["returned"]
-            entry.post(banker.stake_account(ctx, b["kind"]), -c, bet_id).post(circle.purse(ctx, b["player"]), r, bet_id).post(
-                banker.counterparty(ctx), c - r, bet_id)
+            kind = b["kind"]
+            if kind not in held:
+                held[kind] = banker.stake_account(ctx, kind)
+            if house is None:
+                house = banker.counterparty(ctx)
+            entry.post(held[kind], -c, bet_id).post(circle.purse(ctx, b["player"]), r, bet_id).post(house, c - r, bet_id)
             b.update(status=status, returned=r, settled_at=ctx.now)
             ctx.changed_bets.add(bet_id)
             results[bet_id] = {"player": b["player"], "kind": b["kind"], "status": status, "staked": c, "returned": r}
