@@ -27,6 +27,29 @@ from sqlalchemy import event
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from profile_bets import build  # noqa: E402
 
+# Cumulative shares of the profiled time (the parts nest: the open bets are read inside the stakes' sync).
+PARTS = [
+    ("engine: no va más, the spin, the settlement document", (("table_ctx.py", ("apply_event", "settlement_doc")),)),
+    ("stakes synced and bets booked (ledger entries)", (("table_ctx.py", ("sync_stakes", "book")),)),
+    ("  of which the open bets read", (("table_ctx.py", ("load_open_bets",)),)),
+    ("  of which ledger statements", (("ledger.py", ("commit",)),)),
+    ("round record: the round's log read back", (("round_end.py", ("load_round_records",)),)),
+    ("bets, log, table row written (_persist)", (("tables.py", ("_persist",)),)),
+    ("  of which the state snapshot", (("fastjson.py", ("state_text",)),)),
+    ("table row and state load", (("tables.py", ("_load",)),)),
+    ("commit", (("base.py", ("commit",)),)),
+]
+
+
+def parts(stats: pstats.Stats) -> list[tuple[str, float]]:
+    raw = stats.stats  # type: ignore[attr-defined]
+    total = sum(v[2] for v in raw.values())
+    out = []
+    for name, where in PARTS:
+        cum = sum(v[3] for (f, _, fn), v in raw.items() for module, funcs in where if f.endswith(module) and fn in funcs)
+        out.append((name, cum / total))
+    return out
+
 
 def fill(service: Any, players: int, bets: int) -> None:
     placed = 0
@@ -89,7 +112,10 @@ def main() -> None:
             prof = cProfile.Profile()
             for _ in range(3):
                 one_round(service, args.players, args.bets, prof)
-            pstats.Stats(prof).sort_stats("cumulative").print_stats(40)
+            stats = pstats.Stats(prof)
+            for name, share in parts(stats):
+                print(f"  {name:55s} {share:6.1%}")
+            stats.sort_stats("cumulative").print_stats(40)
     finally:
         client.__exit__(None, None, None)
 

@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import select, text
 from sqlalchemy.exc import IntegrityError
 
+from tapete.core.errors import TapeteError
 from tapete.server import fastjson, hot, ledger
 from tapete.server.db import bets, idempotency
 
@@ -59,4 +60,34 @@ def test_a_wallet_overdrawn_through_the_driver_breaks_the_check(make_casino: Any
     with pytest.raises(IntegrityError), service.db.write() as conn:
         hot.ACCOUNT_ADD.many(conn, [(-100_001, ledger.wallet("ana"))])
     assert c.balance("ana") == 100_000 and c.balance("luis") == 100_000
+    c.ledger()
+
+
+def test_a_settlement_pays_every_winner_in_one_statement_and_each_balance_follows(
+        make_casino: Any, database_url: str) -> None:
+    c = make_casino([TABLE], database_url)
+    c.post("croupier", "/api/tables/ruleta/open", key=None)
+    players = ("ana", "luis", "eva")
+    for p in players:          # every simple chance and every dozen: whatever the spin, several wallets are paid
+        c.bet(p, "ruleta", {"kind": "red", "amount": 1000}, {"kind": "black", "amount": 1000},
+              {"kind": "dozen", "on": [1], "amount": 500}, {"kind": "dozen", "on": [2], "amount": 500},
+              {"kind": "dozen", "on": [3], "amount": 500})
+    c.post("croupier", "/api/tables/ruleta/close")
+    result = c.post("croupier", "/api/tables/ruleta/draw")
+    for p in players:
+        mine = [b for b in result["bets"].values() if b["player"] == p]
+        assert c.balance(p) == 100_000 - sum(b["staked"] for b in mine) + sum(b["returned"] for b in mine)
+    c.ledger()
+
+
+def test_a_credit_to_an_unknown_account_in_one_statement_is_refused(make_casino: Any, database_url: str) -> None:
+    c = make_casino([TABLE], database_url)
+    service = c.client.app.state.server.service
+    entry = ledger.Entry("settle", "ruleta")
+    for p in ("ana", "luis", "nobody"):
+        entry.move(ledger.float_("ruleta"), ledger.wallet(p), 100)
+    with pytest.raises(TapeteError) as refused, service.db.write() as conn:
+        ledger.commit(conn, entry, balances=False)
+    assert refused.value.code == "unknown-account" and "wallet:nobody" in refused.value.message
+    assert c.balance("ana") == 100_000
     c.ledger()

@@ -27,14 +27,13 @@ class Hot:
     def __init__(self, sqlite: str, postgresql: str) -> None:
         self.sqlite, self.postgresql = sqlite, postgresql
 
-    def many(self, conn: Connection, rows: Sequence[tuple[Any, ...]]) -> None:
-        """Execute for every row (nothing when there is none)."""
+    def many(self, conn: Connection, rows: Sequence[tuple[Any, ...]]) -> int:
+        """Execute for every row (nothing when there is none); the number of rows the database changed."""
         if not rows:
-            return
+            return 0
         if conn.dialect.name == "sqlite":
-            conn.exec_driver_sql(self.sqlite, rows if len(rows) > 1 else rows[0])
-        else:
-            conn.exec_driver_sql(self.postgresql, tuple(list(column) for column in zip(*rows, strict=True)))
+            return conn.exec_driver_sql(self.sqlite, rows if len(rows) > 1 else rows[0]).rowcount
+        return conn.exec_driver_sql(self.postgresql, tuple(list(column) for column in zip(*rows, strict=True))).rowcount
 
 
 def _columns(spec: str) -> list[tuple[str, str]]:

@@ -99,9 +99,10 @@ _TX = insert(ledger_tx).values(ts=bindparam("ts"), kind=bindparam("kind"), table
                                round_id=bindparam("round_id"), actor=bindparam("actor"), memo=bindparam("memo"))
 
 
-def commit(conn: Connection, entry: Entry) -> dict[str, int] | None:
+def commit(conn: Connection, entry: Entry, balances: bool = True) -> dict[str, int] | None:
     """Write one balanced transaction; refuse (insufficient-funds) any that would make a wallet negative.
-    Returns the new balance of every account it touched (None for an empty transaction)."""
+    Returns the new balance of every account it touched (None for an empty transaction); with
+    `balances=False` only those of the guarded debits (`_tx` always)."""
     if not entry.lines:
         return None
     total = sum(amount for _, amount, _ in entry.lines)
@@ -111,6 +112,8 @@ def commit(conn: Connection, entry: Entry) -> dict[str, int] | None:
     for account, amount, _ in entry.lines:
         net[account] = net.get(account, 0) + amount
     balances_after: dict[str, int] = {}
+    if not balances:
+        _add_unguarded(conn, net)
     for account, delta in sorted(net.items()):
         if delta == 0:
             continue
@@ -141,6 +144,26 @@ def commit(conn: Connection, entry: Entry) -> dict[str, int] | None:
 
 
 _ONE_TRIP_LINES = 16
+_MANY_ACCOUNTS = 3
+
+
+def _add_unguarded(conn: Connection, net: dict[str, int]) -> None:
+    """The credits, and the debits no CHECK guards (a float), of a transaction whose caller needs no balances
+    back, in one statement (hot.ACCOUNT_ADD): a settlement pays a wallet per winner, and an UPDATE ... RETURNING
+    per account was a sixth of its CPU. Taken out of `net`; the guarded debits stay one by one. On PostgreSQL
+    the rows are locked first in id order, as the one-by-one UPDATEs (in sorted order) locked them: wallets are
+    shared between tables, and two settlements must not take them in opposite orders."""
+    plain = sorted((a, d) for a, d in net.items() if d > 0 or (d < 0 and kind_of(a) not in NEGATIVE_FORBIDDEN))
+    if len(plain) < _MANY_ACCOUNTS:
+        return
+    if conn.dialect.name == "postgresql":
+        conn.execute(_BALANCES_LOCKED, {"ids": [a for a, _ in plain]}).all()
+    if hot.ACCOUNT_ADD.many(conn, [(d, a) for a, d in plain]) != len(plain):
+        found = {r[0] for r in conn.execute(_BALANCES, {"ids": [a for a, _ in plain]})}
+        missing = next(a for a, _ in plain if a not in found)
+        raise TapeteError("unknown-account", f"no account {missing}")
+    for a, _ in plain:
+        del net[a]
 _BALANCES = (select(accounts.c.id, accounts.c.balance).where(accounts.c.id.in_(bindparam("ids", expanding=True)))
              .order_by(accounts.c.id))
 _BALANCES_LOCKED = _BALANCES.with_for_update()

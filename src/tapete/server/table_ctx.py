@@ -238,7 +238,7 @@ def sync_stakes(ctx: Ctx, doc: dict[str, Any] | None, only: list[str] | None = N
             entry.move(circle.purse(ctx, b["player"]), banker.stake_account(ctx, b["kind"]), delta, bet_id)
             b["collected"] = staked
             ctx.changed_bets.add(bet_id)
-    ledger.commit(ctx.conn, entry)
+    ledger.commit(ctx.conn, entry, balances=False)
 
 
 def book(ctx: Ctx, doc: dict[str, Any], include_void: bool) -> dict[str, dict[str, Any]]:
@@ -281,7 +281,7 @@ def book(ctx: Ctx, doc: dict[str, Any], include_void: bool) -> dict[str, dict[st
     if paid_commission or carry != booked.get("carry", {}):
         booked.update(commission=doc["house"].get("commission", 0), carry=carry)
         ctx.set(booked=booked)
-    ledger.commit(ctx.conn, entry)
+    ledger.commit(ctx.conn, entry, balances=False)
     banker.sweep(ctx)
     return results
 
