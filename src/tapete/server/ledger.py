@@ -167,7 +167,10 @@ def _add_unguarded(conn: Connection, net: dict[str, int]) -> None:
 _BALANCES = (select(accounts.c.id, accounts.c.balance).where(accounts.c.id.in_(bindparam("ids", expanding=True)))
              .order_by(accounts.c.id))
 _BALANCES_LOCKED = _BALANCES.with_for_update()
-_TX_MANY = insert(ledger_tx).returning(ledger_tx.c.id, sort_by_parameter_order=True)
+_TX_MANY_PG = ("INSERT INTO ledger_tx (ts, kind, table_id, round_id, actor, memo) "
+               "SELECT v.ts, v.kind, v.table_id, v.round_id, v.actor, v.memo FROM unnest(CAST(%b AS DOUBLE PRECISION[]), "
+               "CAST(%b AS TEXT[]), CAST(%b AS TEXT[]), CAST(%b AS INTEGER[]), CAST(%b AS TEXT[]), CAST(%b AS TEXT[])) "
+               "WITH ORDINALITY AS v(ts, kind, table_id, round_id, actor, memo, n) ORDER BY v.n RETURNING id")
 
 
 class Batch:
@@ -232,16 +235,19 @@ class Batch:
         if not self.entries:
             return
         hot.ACCOUNT_ADD.many(self.conn, [(d, a) for a, d in sorted(self.deltas.items()) if d])
-        txs = [{"ts": ts, "kind": e.kind, "table_id": e.table_id, "round_id": e.round_id, "actor": e.actor, "memo": e.memo}
-               for e, ts in self.entries]
+        txs = [(ts, e.kind, e.table_id, e.round_id, e.actor, e.memo) for e, ts in self.entries]
         if self.conn.dialect.name == "sqlite":
             # One executemany; the single writer's rowids are consecutive, the last one read back (SQLite's
             # RETURNING in parameter order would be a statement per row).
-            hot.LEDGER_TX_INSERT.many(self.conn, [(t["ts"], t["kind"], t["table_id"], t["round_id"], t["actor"], t["memo"]) for t in txs])
+            hot.LEDGER_TX_INSERT.many(self.conn, txs)
             last = int(self.conn.exec_driver_sql("SELECT last_insert_rowid()").scalar_one())
             ids = list(range(last - len(txs) + 1, last + 1))
         else:
-            ids = self.conn.execute(_TX_MANY, txs).scalars().all()
+            # One statement of arrays (SQLAlchemy's multi-row VALUES had 6 parameters a request: too many for
+            # psycopg's statement cache, parsed again every batch). The rows are inserted in parameter order
+            # (ORDER BY the ordinality), so the serial ids they draw rise in that order.
+            found = self.conn.exec_driver_sql(_TX_MANY_PG, tuple(list(c) for c in zip(*txs, strict=True)))
+            ids = sorted(int(r[0]) for r in found)
         hot.POSTING_INSERT.many(self.conn, [(tx_id, a, m, b) for tx_id, (e, _) in zip(ids, self.entries, strict=True)
                                             for a, m, b in e.lines])
         self.entries, self.deltas = [], {}
