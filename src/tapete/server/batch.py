@@ -28,12 +28,10 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from tapete.core.errors import TapeteError
 from tapete.server import fastjson, hot, ledger
-from tapete.server.db import idempotency
 
 if TYPE_CHECKING:
     from tapete.server.tables import TableService
@@ -189,7 +187,7 @@ class BetBatches:
         idem_rows: list[tuple[Any, ...]] = []
         with service.db.write() as conn:
             keys = [r.idem[0] for r in batch if r.idem]
-            seen = {row["key"]: row for row in conn.execute(select(idempotency).where(idempotency.c.key.in_(keys))).mappings()} if keys else {}
+            seen = hot.committed_keys(conn, keys)
             ctx = service._load(conn, spec, None)
             if len(batch) > 1:    # the batch's ledger entries checked in memory and written together (ledger.Batch)
                 ctx.pending_ledger = ledger.Batch(conn, sorted({ledger.wallet(r.user) for r in batch} | {ledger.stakes(table_id)}))
