@@ -73,3 +73,10 @@ def test_the_log_written_through_orjson_verifies_against_its_chain(make_casino: 
     assert log["chain"]["ok"], log["chain"]
     assert any(r["data"].get("say") == "no va más" for r in log["records"])
     c.ledger()
+
+
+def test_a_raw_event_is_written_back_as_the_database_held_it() -> None:
+    raw = fastjson.RawJSON('{"bet": {"id": "b1", "player": "ana", "on": [17], "say": "más"}}')
+    want = {"bet": {"id": "b1", "player": "ana", "on": [17], "say": "más"}}
+    assert fastjson.loads(fastjson.dumps({"events": [raw], "n": 1})) == {"events": [want], "n": 1}
+    assert fastjson.loads(fastjson.dumps({"events": [raw], "n": 2**70})) == {"events": [want], "n": 2**70}   # stdlib way

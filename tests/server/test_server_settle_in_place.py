@@ -113,3 +113,26 @@ def test_a_draw_whose_transaction_fails_after_the_spin_leaves_the_round_closed(
     result = c.post("croupier", "/api/tables/ruleta/draw")
     assert set(result["bets"]) | set(result["pending"]) == {"b1"}
     c.ledger()
+
+
+def test_the_round_record_holds_every_event_of_the_round_as_the_log_has_it(make_casino: Any, database_url: str) -> None:
+    """The bets' events go into the round record as the database's text (round_end.round_records_raw): equal to
+    the events of the log's records, in order, after the round's opening."""
+    from sqlalchemy import select
+
+    from tapete.server.db import rounds
+
+    c = make_casino([TABLE], database_url)
+    service = c.client.app.state.server.service
+    opened = c.post("croupier", "/api/tables/ruleta/open", key=None)
+    c.bet("ana", "ruleta", {"kind": "straight", "on": [17], "amount": 500}, {"kind": "red", "amount": 500})
+    c.bet("luis", "ruleta", {"kind": "split", "on": [0, 3], "amount": 200})
+    c.post("croupier", "/api/tables/ruleta/close")
+    c.post("croupier", "/api/tables/ruleta/draw")
+    log = c.get("inspector", "/api/tables/ruleta/log?after=0")["records"]
+    start = next(r["seq"] for r in log if r["kind"] == "open")
+    want = [r["data"]["event"] for r in log if r["seq"] > start and r["kind"] in ("bet", "close", "outcome")]
+    with service.db.read() as conn:
+        record = conn.execute(select(rounds.c.record).where(rounds.c.id == opened["round_id"])).scalar_one()
+    assert record["events"] == want and len(want) == 5
+    assert record["events"][0] == {"bet": {"id": "b1", "player": "ana", "kind": "straight", "on": [17], "amount": 500}}

@@ -21,12 +21,39 @@ from tapete.engine.serialize import to_json
 _OPTIONS = orjson.OPT_NON_STR_KEYS
 
 
+class RawJSON:
+    """A JSON value kept as the text the database returned: written back as it is (orjson.Fragment), never
+    parsed. A round record holds every bet of the round as its log record has it."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __eq__(self, other: object) -> bool:
+        return loads(self.text) == (loads(other.text) if isinstance(other, RawJSON) else other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _fragment(value: Any) -> Any:
+    if isinstance(value, RawJSON):
+        return orjson.Fragment(value.text)
+    raise TypeError(f"cannot serialise {type(value).__name__}")
+
+
+def _parsed(value: Any) -> Any:
+    if isinstance(value, RawJSON):
+        return loads(value.text)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 def dumps(value: Any) -> str:
     """json.dumps(value), as orjson writes it (str: what SQLAlchemy's JSON type binds)."""
     try:
-        return orjson.dumps(value, option=_OPTIONS).decode()
+        return orjson.dumps(value, default=_fragment, option=_OPTIONS).decode()
     except TypeError:
-        return json.dumps(value)
+        return json.dumps(value, default=_parsed)
 
 
 def loads(text: str | bytes) -> Any:
