@@ -14,8 +14,9 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, select
 
+from tapete.server import fastjson, hot
 from tapete.server.db import casino_tables, events
 
 
@@ -36,8 +37,7 @@ def append(conn: Connection, table_id: str, prev_seq: int, prev_hash: str, ts: f
            actor: str | None, data: dict[str, Any]) -> tuple[int, str]:
     seq = prev_seq + 1
     h = record_hash(prev_hash, seq, ts, kind, actor, data)
-    conn.execute(_APPEND, {"table_id": table_id, "seq": seq, "ts": ts, "kind": kind, "actor": actor, "data": data,
-                           "prev_hash": prev_hash, "hash": h})
+    hot.EVENT_INSERT.many(conn, [(table_id, seq, ts, kind, actor, fastjson.dumps(data), prev_hash, h)])
     return seq, h
 
 
@@ -49,15 +49,12 @@ def append_many(conn: Connection, table_id: str, prev_seq: int, prev_hash: str, 
     for kind, actor, data in records:
         seq += 1
         new = record_hash(h, seq, ts, kind, actor, data)
-        rows.append({"table_id": table_id, "seq": seq, "ts": ts, "kind": kind, "actor": actor, "data": data,
-                     "prev_hash": h, "hash": new})
+        rows.append((table_id, seq, ts, kind, actor, fastjson.dumps(data), h, new))
         h = new
-    if rows:
-        conn.execute(_APPEND, rows)
+    hot.EVENT_INSERT.many(conn, rows)
     return seq, h
 
 
-_APPEND = insert(events)
 
 
 def rows(conn: Connection, table_id: str | None = None, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:

@@ -28,12 +28,10 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from tapete.core.errors import TapeteError
-from tapete.server import ledger
-from tapete.server.db import idempotency
+from tapete.server import fastjson, hot, ledger
 
 if TYPE_CHECKING:
     from tapete.server.tables import TableService
@@ -181,15 +179,15 @@ class BetBatches:
                 r.future.set_result(answer)
 
     def _transaction(self, table_id: str, batch: list[BetRequest]) -> tuple[dict[BetRequest, Any], list[dict[str, Any]]]:
-        from tapete.server.tables import _IDEM_INSERT, op_bets
+        from tapete.server.tables import op_bets
 
         service = self.service
         spec = service.spec(table_id)
         answers: dict[BetRequest, Any] = {}
-        idem_rows: list[dict[str, Any]] = []
+        idem_rows: list[tuple[Any, ...]] = []
         with service.db.write() as conn:
             keys = [r.idem[0] for r in batch if r.idem]
-            seen = {row["key"]: row for row in conn.execute(select(idempotency).where(idempotency.c.key.in_(keys))).mappings()} if keys else {}
+            seen = hot.committed_keys(conn, keys)
             ctx = service._load(conn, spec, None)
             if len(batch) > 1:    # the batch's ledger entries checked in memory and written together (ledger.Batch)
                 ctx.pending_ledger = ledger.Batch(conn, sorted({ledger.wallet(r.user) for r in batch} | {ledger.stakes(table_id)}))
@@ -211,15 +209,13 @@ class BetBatches:
                     answers[r] = exc
                     continue
                 if r.idem:
-                    idem_rows.append({"key": r.idem[0], "fingerprint": r.idem[1], "status": 200, "response": answers[r],
-                                      "created_at": ctx.now})
+                    idem_rows.append((r.idem[0], r.idem[1], 200, fastjson.dumps(answers[r]), ctx.now))
             ctx.actor = None
             if ctx.pending_ledger is not None:
                 ctx.pending_ledger.flush()
                 ctx.pending_ledger = None
             records = service._persist(ctx)
-            if idem_rows:
-                conn.execute(_IDEM_INSERT, idem_rows)
+            hot.IDEM_INSERT.many(conn, idem_rows)
             service._cache(table_id, ctx)
         return answers, records
 

@@ -34,6 +34,8 @@ from sqlalchemy import (
     text,
 )
 
+from tapete.server import fastjson
+
 DEFAULT_URL = "sqlite:///tapete.db"
 metadata = MetaData()
 
@@ -214,6 +216,9 @@ def normalise_url(url: str) -> str:
 # and a miss is a read from the OS's page cache.
 SQLITE_CACHE_KIB = 512
 SQLITE_POOL = (16, 8)          # pool_size, max_overflow
+# The JSON columns through orjson (fastjson.py): SQLAlchemy's bind and result processors on SQLite, psycopg's
+# own dumps and loads on PostgreSQL (the dialect installs them on the connection's adapters).
+_JSON = {"json_serializer": fastjson.dumps, "json_deserializer": fastjson.loads}
 
 
 class Database:
@@ -231,13 +236,13 @@ class Database:
             if path and path != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
             self.engine: Engine = create_engine(self.url, connect_args={"check_same_thread": False, "timeout": 30},
-                                                pool_size=pool_size, max_overflow=SQLITE_POOL[1])
+                                                pool_size=pool_size, max_overflow=SQLITE_POOL[1], **_JSON)
             event.listen(self.engine, "connect", _sqlite_pragmas)
         else:
             # No pool_pre_ping: it costs a round trip on every checkout, i.e. on every bet. A connection the
             # server dropped fails its transaction (rolled back, nothing written; the client retries with its
             # Idempotency-Key), and SQLAlchemy then invalidates the pool; pool_recycle retires idle ones.
-            self.engine = create_engine(self.url, pool_size=pool_size, max_overflow=16, pool_recycle=1800)
+            self.engine = create_engine(self.url, pool_size=pool_size, max_overflow=16, pool_recycle=1800, **_JSON)
         self.write_lock = threading.RLock()
 
     @property

@@ -3,13 +3,12 @@ next round starts from a fresh state."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from sqlalchemy import text, update
 
 from tapete.engine.events import Limits
-from tapete.server import banker, circle
+from tapete.server import banker, circle, fastjson
 from tapete.server.db import rounds
 from tapete.server.fairness import commitment
 from tapete.server.shoes import dealt_cards, open_state, shoe_over
@@ -70,7 +69,7 @@ def conclude(ctx: Ctx) -> dict[str, Any]:
     ctx.set(phase="settled", deadline=deadline, pre_outcome=None)
     ctx.emit("settlement", {"bets": results, "house": doc["house"] if doc else None, "pending": pending,
                             "seed": ctx.row["seed"], "log": record["log"][-40:]})
-    record["events"] = round_events(load_round_records(ctx, record) + [(k, d) for k, _, d in ctx.records])
+    record["events"] = round_events(round_records_raw(ctx, record) + [(k, d) for k, _, d in ctx.records])
     return {"round": ctx.row["round_no"], "phase": "settled", "bets": results, "pending": pending}
 
 
@@ -99,7 +98,32 @@ def load_round_records(ctx: Ctx, record: dict[str, Any]) -> list[tuple[str, dict
     start = record.get("start_seq", 0)
     found = ctx.conn.execute(text("SELECT kind, data FROM events WHERE table_id = :t AND seq > :s ORDER BY seq"),
                              {"t": ctx.table_id, "s": start}).all()
-    return [(kind, data if isinstance(data, dict) else json.loads(data)) for kind, data in found]
+    return [(kind, data if isinstance(data, dict) else fastjson.loads(data)) for kind, data in found]
+
+
+# A round's bets are most of its log: their events are taken as the text the database holds and written into
+# the round record as they are (fastjson.RawJSON), not parsed and serialised again: reading a round of 500
+# bets back was a third of a settlement's CPU in the server (docs/performance.md, third pass).
+_ROUND_RECORDS = {
+    "sqlite": "SELECT kind, CASE WHEN kind = 'bet' THEN json_extract(data, '$.event') END, CASE WHEN kind <> 'bet' THEN data END "
+              "FROM events WHERE table_id = ? AND seq > ? ORDER BY seq",
+    "postgresql": "SELECT kind, CASE WHEN kind = 'bet' THEN CAST(data -> 'event' AS TEXT) END, "
+                  "CASE WHEN kind <> 'bet' THEN data END FROM events WHERE table_id = %s AND seq > %s ORDER BY seq",
+}
+
+
+def round_records_raw(ctx: Ctx, record: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """`load_round_records` for the round record: a bet's record is {"event": its event as stored text}."""
+    dialect = ctx.conn.dialect.name
+    found = ctx.conn.exec_driver_sql(_ROUND_RECORDS["sqlite" if dialect == "sqlite" else "postgresql"],
+                                     (ctx.table_id, record.get("start_seq", 0)))
+    out: list[tuple[str, dict[str, Any]]] = []
+    for kind, event, data in found:
+        if kind == "bet":
+            out.append((kind, {"event": fastjson.RawJSON(event)}))
+        else:
+            out.append((kind, data if isinstance(data, dict) else fastjson.loads(data)))
+    return out
 
 
 def round_events(records: list[tuple[str, dict[str, Any]]]) -> list[Any]:

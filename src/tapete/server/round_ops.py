@@ -4,7 +4,6 @@ deal and the decisions, the draw or the keyed result, corrections, voids, limits
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 from sqlalchemy import insert, text
@@ -12,7 +11,7 @@ from sqlalchemy import insert, text
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Close, Deal, Limits, Outcome, Void
 from tapete.engine.serialize import from_json, to_json
-from tapete.server import banker, circle, ledger, privacy, staff_log
+from tapete.server import banker, circle, fastjson, ledger, privacy, staff_log
 from tapete.server.config import check_table_values
 from tapete.server.db import rounds
 from tapete.server.fairness import commitment, draw_rng, event_document, new_seed, pick
@@ -24,9 +23,9 @@ from tapete.server.table_ctx import (
     apply_bet,
     book,
     commit_entry,
-    guarded,
     is_table_verb,
     load_open_bets,
+    load_state,
     need_phase,
     parse,
     probe_staked,
@@ -155,12 +154,17 @@ def op_close(ctx: Ctx, cards: list[Any] | None) -> dict[str, Any]:
     need_phase(ctx, "betting")
     if ctx.game.uses_shoe:
         return deal(ctx, cards)
-    if ctx.spec.source == "rng" and not ctx.game.chance(guarded(ctx.game.step, ctx.state, Close())):
+    changed = ctx.state_changed
+    step(ctx, Close(), "close")          # in place (table_ctx.apply_event)
+    if ctx.spec.source == "rng" and not ctx.game.chance(ctx.state):
         # Nothing would ride on the spin: the wheel does not turn and the engine's state is never closed, so
-        # a state the next round carries (an announced limit change counting spins) still takes bets.
+        # a state the next round carries (an announced limit change counting spins) still takes bets. The
+        # state as it was (the database's: nothing is written yet) replaces the one closed in place.
+        del ctx.records[-1]
+        ctx.state = load_state(ctx.conn, ctx.game, ctx.table_id, ctx.row.get("state_seq", 0))
+        ctx.state_changed = changed
         ctx.emit("no-outcome", {"reason": "no bet rides on chance: the wheel does not spin"})
         return conclude(ctx)
-    step(ctx, Close(), "close")
     ctx.set(phase="closed", deadline=ctx.now + ctx.spec.timing.spin if ctx.spec.auto and ctx.spec.source == "rng" else None)
     ctx.emit("phase", {"say": "no va más"})
     round_record(ctx)
@@ -223,7 +227,7 @@ def op_draw(ctx: Ctx) -> dict[str, Any]:
     index = ctx.row["draws"]
     event = pick(chances, draw_rng(ctx.row["seed"], index))
     record = round_record(ctx)
-    record.setdefault("draws", []).append({"index": index, "state": to_json(ctx.state), "outcome": event_document(event)})
+    record.setdefault("draws", []).append({"index": index, "state": fastjson.state_doc(ctx.state), "outcome": event_document(event)})
     ctx.round_dirty = True
     ctx.set(draws=index + 1)
     step(ctx, event, "outcome", {"source": "rng", "draw": index})
@@ -248,7 +252,7 @@ def op_key(ctx: Ctx, value: Any, name: str | None, last: bool) -> dict[str, Any]
     event = parse(ctx, {name: value, **({"last": True} if last else {})})
     if ctx.row["phase"] == "betting":
         step(ctx, Close(), "close")
-    ctx.set(pre_outcome=json.dumps(to_json(ctx.state)))
+    ctx.set(pre_outcome=fastjson.state_text(ctx.state))
     step(ctx, event, "outcome", {"source": "croupier"})
     preview = settlement_doc(ctx)
     ctx.set(phase="confirming", deadline=ctx.now + ctx.spec.timing.confirm if ctx.spec.timing.confirm > 0 else None)
@@ -289,7 +293,7 @@ def _last_outcome(ctx: Ctx) -> Outcome | None:
                              {"t": ctx.table_id}).first()
     if found is None:
         return None
-    data = found[0] if isinstance(found[0], dict) else json.loads(found[0])
+    data = found[0] if isinstance(found[0], dict) else fastjson.loads(found[0])
     return _outcome_from(data["event"])
 
 
@@ -303,7 +307,7 @@ def op_correct(ctx: Ctx, value: Any, name: str | None, last: bool) -> dict[str, 
     name = outcome_name(ctx, name)
     event = parse(ctx, {name: value, **({"last": True} if last else {})})
     before = _last_outcome(ctx)
-    ctx.state = from_json(ctx.game.state_type(), json.loads(ctx.row["pre_outcome"]))
+    ctx.state = from_json(ctx.game.state_type(), fastjson.loads(ctx.row["pre_outcome"]))
     step(ctx, event, "correct", {"was": event_document(before) if before else None})
     staff_log.record(ctx.conn, ctx.actor, "correct", ctx.table_id, {"value": event_document(event), "round": ctx.row["round_no"],
                                                                   "was": event_document(before) if before else None})
@@ -314,7 +318,7 @@ def op_void(ctx: Ctx, reason: str) -> dict[str, Any]:
     need_phase(ctx, "closed", "confirming", "acting")
     annulled = None
     if ctx.row["phase"] == "confirming":
-        ctx.state = from_json(ctx.game.state_type(), json.loads(ctx.row["pre_outcome"]))
+        ctx.state = from_json(ctx.game.state_type(), fastjson.loads(ctx.row["pre_outcome"]))
         ctx.set(pre_outcome=None)
         last = _last_outcome(ctx)
         annulled = event_document(last) if last else None
@@ -423,7 +427,7 @@ def op_recover(ctx: Ctx) -> dict[str, Any]:
     if ctx.spec.recovery == "void" and phase in ("betting", "closed", "acting", "confirming") and ctx.state is not None:
         base = ctx.state
         if phase == "confirming" and ctx.row["pre_outcome"]:
-            base = from_json(ctx.game.state_type(), json.loads(ctx.row["pre_outcome"]))
+            base = from_json(ctx.game.state_type(), fastjson.loads(ctx.row["pre_outcome"]))
         try:
             trial = ctx.game.finish(ctx.game.step(base, Void("server-restart")))
             doc = ctx.game.settle(trial).document(rounding=ctx.rounding)  # type: ignore[arg-type]

@@ -3,18 +3,18 @@ state loaded, the open bets, the stakes collected and the bets booked in the led
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, select, text
+import orjson
+from sqlalchemy import Connection, bindparam, select, text
 
 from tapete.conformance.document import parse_event
 from tapete.core.errors import TapeteError
 from tapete.engine.game import Game
 from tapete.engine.serialize import from_json
-from tapete.server import banker, circle, ledger
+from tapete.server import banker, circle, fastjson, ledger
 from tapete.server.config import TableConfig
 from tapete.server.db import bets, casino_tables, idempotency, rounds
 from tapete.server.fairness import event_document
@@ -91,11 +91,11 @@ def load_state(conn: Connection, game: Game, table_id: str, state_seq: int) -> A
     raw = conn.execute(select(casino_tables.c.state).where(casino_tables.c.id == table_id)).scalar_one()
     if not raw:
         return None
-    state = from_json(game.state_type(), json.loads(raw))
+    state = from_json(game.state_type(), fastjson.loads(raw))
     found = conn.execute(text("SELECT data FROM events WHERE table_id = :t AND seq > :s AND kind = 'bet' ORDER BY seq"),
                          {"t": table_id, "s": state_seq}).all()
     for (data,) in found:
-        data = data if isinstance(data, dict) else json.loads(data)
+        data = data if isinstance(data, dict) else fastjson.loads(data)
         game.apply(state, parse_event(game, data["event"], 0))
     return state
 
@@ -131,8 +131,18 @@ def parse(ctx: Ctx, raw: dict[str, Any]) -> Any:
     return guarded(parse_event, ctx.game, raw, 0)
 
 
+def apply_event(ctx: Ctx, event: Any) -> None:
+    """Apply an event to the transaction's state in place, as `Game.step` would to a copy. The transaction owns
+    its state: taken out of the service's cache when loaded, put back only with the transaction's success, and
+    any failure drops it (`TableService.forget`) so the next transaction rebuilds it from the database. The
+    engine's defensive copy therefore protected nothing here, and at no va más and the draw it copied every
+    bet of the round (docs/performance.md, third pass). A refused or half-applied event fails the transaction."""
+    ctx.touched = True
+    guarded(ctx.game.apply, ctx.state, event)
+
+
 def step(ctx: Ctx, event: Any, kind: str, extra: dict[str, Any] | None = None, actor: str | None = None) -> None:
-    ctx.state = guarded(ctx.game.step, ctx.state, event)
+    apply_event(ctx, event)
     ctx.state_changed = True
     ctx.emit(kind, {"event": event_document(event), **(extra or {})}, actor)
 
@@ -150,7 +160,8 @@ def apply_bet(ctx: Ctx, event: Any, extra: dict[str, Any]) -> None:
 # What a bet alone stakes on a fresh table of given limits: a pure function of the game, the jurisdiction, the
 # table's keys and the bet (its id and player aside), so remembered (bounded; cleared when full). Opening the
 # probe table was the largest part of a bet's engine time (docs/performance.md).
-_PROBED: dict[tuple[str, str, str, str, str], int] = {}
+_PROBED: dict[tuple[str, str, str, bytes, bytes], int] = {}
+_KEY = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 _PROBED_MAX = 4096
 
 
@@ -162,7 +173,7 @@ def probe_staked(ctx: Ctx, event: Any) -> int:
     limits = dict(table if isinstance(table, dict) else ctx.row["config"])
     try:
         doc = {k: v for k, v in event_document(event)["bet"].items() if k not in ("id", "player")}
-        key = (ctx.game.id, ctx.jurisdiction, ctx.rounding, json.dumps(limits, sort_keys=True), json.dumps(doc, sort_keys=True))
+        key = (ctx.game.id, ctx.jurisdiction, ctx.rounding, orjson.dumps(limits, option=_KEY), orjson.dumps(doc, option=_KEY))
     except Exception:  # noqa: BLE001 - a bet without a plain document: probed every time
         key = None
     if key is not None and key in _PROBED:
@@ -189,10 +200,15 @@ def settlement_doc(ctx: Ctx) -> dict[str, Any] | None:
         return None
 
 
+_OPEN_BETS = select(bets).where(bets.c.table_id == bindparam("t"), bets.c.status == "open")
+_BET_ID = [c.name for c in bets.c].index("bet_id")
+
+
 def load_open_bets(ctx: Ctx) -> dict[str, dict[str, Any]]:
     if ctx.open_bets is None:
-        found = ctx.conn.execute(select(bets).where(bets.c.table_id == ctx.table_id, bets.c.status == "open")).mappings()
-        ctx.open_bets = {r["bet_id"]: dict(r) for r in found}
+        found = ctx.conn.execute(_OPEN_BETS, {"t": ctx.table_id})
+        names = list(found.keys())      # plain rows zipped with the names: a round's bets at settlement
+        ctx.open_bets = {r[_BET_ID]: dict(zip(names, r, strict=True)) for r in found}
         ctx.open_bets.update(ctx.new_bets)
     return ctx.open_bets
 
@@ -222,7 +238,7 @@ def sync_stakes(ctx: Ctx, doc: dict[str, Any] | None, only: list[str] | None = N
             entry.move(circle.purse(ctx, b["player"]), banker.stake_account(ctx, b["kind"]), delta, bet_id)
             b["collected"] = staked
             ctx.changed_bets.add(bet_id)
-    ledger.commit(ctx.conn, entry)
+    ledger.commit(ctx.conn, entry, balances=False)
 
 
 def book(ctx: Ctx, doc: dict[str, Any], include_void: bool) -> dict[str, dict[str, Any]]:
@@ -232,6 +248,8 @@ def book(ctx: Ctx, doc: dict[str, Any], include_void: bool) -> dict[str, dict[st
     t = ctx.table_id
     entry = ledger.Entry("settle", t, ctx.row["round_id"], ctx.actor)
     results: dict[str, dict[str, Any]] = {}
+    house: str | None = None          # the same for every bet (asked once, when a bet is booked); a stake account per kind
+    held: dict[str, str] = {}
     for bet_id, e in doc["bets"].items():
         b = open_bets.get(bet_id)
         if b is None or b["status"] != "open":
@@ -239,8 +257,12 @@ def book(ctx: Ctx, doc: dict[str, Any], include_void: bool) -> dict[str, dict[st
         status = e["status"]
         if status in FINAL or (status == "void" and include_void):
             c, r = b["collected"], e["returned"]
-            entry.post(banker.stake_account(ctx, b["kind"]), -c, bet_id).post(circle.purse(ctx, b["player"]), r, bet_id).post(
-                banker.counterparty(ctx), c - r, bet_id)
+            kind = b["kind"]
+            if kind not in held:
+                held[kind] = banker.stake_account(ctx, kind)
+            if house is None:
+                house = banker.counterparty(ctx)
+            entry.post(held[kind], -c, bet_id).post(circle.purse(ctx, b["player"]), r, bet_id).post(house, c - r, bet_id)
             b.update(status=status, returned=r, settled_at=ctx.now)
             ctx.changed_bets.add(bet_id)
             results[bet_id] = {"player": b["player"], "kind": b["kind"], "status": status, "staked": c, "returned": r}
@@ -259,7 +281,7 @@ def book(ctx: Ctx, doc: dict[str, Any], include_void: bool) -> dict[str, dict[st
     if paid_commission or carry != booked.get("carry", {}):
         booked.update(commission=doc["house"].get("commission", 0), carry=carry)
         ctx.set(booked=booked)
-    ledger.commit(ctx.conn, entry)
+    ledger.commit(ctx.conn, entry, balances=False)
     banker.sweep(ctx)
     return results
 

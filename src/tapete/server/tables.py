@@ -17,7 +17,6 @@ hash-chained log records and the idempotency record: a crash loses either all of
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
@@ -30,11 +29,10 @@ from sqlalchemy.exc import IntegrityError
 from tapete.core.errors import TapeteError
 from tapete.engine.game import Game
 from tapete.engine.registry import get_game
-from tapete.engine.serialize import to_json
-from tapete.server import audit, banker, circle, ledger
+from tapete.server import audit, banker, circle, fastjson, hot, ledger
 from tapete.server.batch import BetBatches
 from tapete.server.config import CasinoConfig, TableConfig
-from tapete.server.db import Database, bets, casino_tables, idempotency, rounds
+from tapete.server.db import Database, bets, casino_tables, rounds
 from tapete.server.round_end import (  # noqa: F401 - re-exported: tapete.server.tables names them all
     conclude,
     end_of_coup_shoe,
@@ -95,16 +93,11 @@ log = logging.getLogger("tapete.server")
 
 _LOAD = select(*[c for c in casino_tables.c if c.name != "state"]).where(casino_tables.c.id == bindparam("tid"))
 _LOAD_LOCKED = _LOAD.with_for_update()
-_BET_INSERT = insert(bets)
-_IDEM_INSERT = insert(idempotency)
 _HOT_COLUMNS = frozenset({"bet_seq", "log_seq", "log_hash", "version", "updated_at"})
 _TABLE_HOT = update(casino_tables).where(casino_tables.c.id == bindparam("tid")).values(
     **{k: bindparam(k) for k in sorted(_HOT_COLUMNS)})
 _TABLE_HOT_NOTIFY = text("WITH u AS (UPDATE casino_tables SET " + ", ".join(f"{k} = :{k}" for k in sorted(_HOT_COLUMNS))
                          + " WHERE id = :tid RETURNING id) SELECT pg_notify('tapete_tables', :p) FROM u")
-_BET_UPDATE = (update(bets).where(bets.c.table_id == bindparam("t"), bets.c.bet_id == bindparam("b"))
-               .values(collected=bindparam("collected"), returned=bindparam("returned"), status=bindparam("status"),
-                       settled_at=bindparam("settled_at")))
 
 
 class TableService:
@@ -176,8 +169,7 @@ class TableService:
                 result = fn(ctx)
                 records = self._persist(ctx)
                 if idem is not None:
-                    conn.execute(_IDEM_INSERT, {"key": idem[0], "fingerprint": idem[1], "status": 200, "response": result,
-                                                "created_at": ctx.now})
+                    hot.IDEM_INSERT.many(conn, [(idem[0], idem[1], 200, fastjson.dumps(result), ctx.now)])
                 # Back into the cache under the new version BEFORE the commit releases the row lock: the next
                 # transaction on this table finds it there (put back after the commit, it raced the next
                 # transaction, which then rebuilt the state from the log). Should the commit fail, the database
@@ -235,12 +227,12 @@ class TableService:
 
     def _persist(self, ctx: Ctx) -> list[dict[str, Any]]:
         conn = ctx.conn
-        if ctx.new_bets:
-            conn.execute(_BET_INSERT, list(ctx.new_bets.values()))
+        hot.BET_INSERT.many(conn, [(b["table_id"], b["bet_id"], b["round_id"], b["player"], b["kind"], fastjson.dumps(b["spot"]),
+                                    b["amount"], b["collected"], b["returned"], b["status"], b["placed_at"], b["settled_at"])
+                                   for b in ctx.new_bets.values()])
         changed = [ctx.open_bets[b] for b in sorted(ctx.changed_bets - set(ctx.new_bets))]  # type: ignore[index]
-        if changed:
-            conn.execute(_BET_UPDATE, [{"t": ctx.table_id, "b": b["bet_id"], "collected": b["collected"], "returned": b["returned"],
-                                        "status": b["status"], "settled_at": b.get("settled_at")} for b in changed])
+        hot.BET_SETTLE.many(conn, [(b["collected"], b["returned"], b["status"], b.get("settled_at"), ctx.table_id, b["bet_id"])
+                                   for b in changed])
         if ctx.round_dirty and ctx.round_record is not None:
             conn.execute(update(rounds).where(rounds.c.id == ctx.row["round_id"]).values(record=ctx.round_record))
         if not (ctx.dirty or ctx.state_changed or ctx.bets_applied or ctx.records):
@@ -253,17 +245,17 @@ class TableService:
         for i, (kind, actor, data) in enumerate(ctx.records, start=first + 1):
             published.append({"table": ctx.table_id, "seq": i, "ts": ctx.now, "kind": kind, "actor": actor, "data": data})
         if ctx.state_changed:    # a snapshot; bets applied in place need none: their log records replay on the last one
-            values["state"] = json.dumps(to_json(ctx.state)) if ctx.state is not None else None
+            values["state"] = fastjson.state_text(ctx.state) if ctx.state is not None else None
             values["state_seq"] = seq
         values.update(log_seq=seq, log_hash=h, version=ctx.row["version"] + 1, updated_at=ctx.now)
         ctx.row.update(values)
         notify = bool(published) and not self.db.is_sqlite
         if set(values) <= _HOT_COLUMNS:       # a bet: the same statement every time, compiled once
-            hot = {"tid": ctx.table_id, **{k: values.get(k, ctx.row[k]) for k in _HOT_COLUMNS}}
+            row = {"tid": ctx.table_id, **{k: values.get(k, ctx.row[k]) for k in _HOT_COLUMNS}}
             if notify:                        # PostgreSQL: the update and its NOTIFY in one round trip
-                conn.execute(_TABLE_HOT_NOTIFY, {**hot, "p": f"{ctx.table_id}:{seq}"}).all()
+                conn.execute(_TABLE_HOT_NOTIFY, {**row, "p": f"{ctx.table_id}:{seq}"}).all()
                 return published
-            conn.execute(_TABLE_HOT, hot)
+            conn.execute(_TABLE_HOT, row)
         else:
             conn.execute(update(casino_tables).where(casino_tables.c.id == ctx.table_id).values(**values))
         if notify:

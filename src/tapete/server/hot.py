@@ -1,0 +1,99 @@
+"""The hot statements of bets and settlement as the database driver takes them: SQL written once per dialect and
+executed through `Connection.exec_driver_sql`, rows given as tuples.
+
+Why: SQLAlchemy Core's per-execute work (compiling the parameters of every row, the JSON bind processor per
+value) was a tenth of a busy server's CPU, and most of a settlement's statements carry a row per bet
+(docs/performance.md, third pass). `exec_driver_sql` keeps the connection's transaction, its events and its
+error translation (IntegrityError on a duplicate key or a CHECK, which batch.py relies on).
+
+SQLite: one executemany (sqlite3 runs it in C; `?` placeholders). PostgreSQL: ONE statement whatever the
+number of rows, each column sent as an array (in binary: psycopg escapes a text array's elements in Python)
+and unnested (psycopg's executemany pipelines a statement per row, and its per-row Python work was most of a
+settlement's CPU). A JSON value is given as its text
+(fastjson.dumps: what SQLAlchemy's JSON type wrote, a Python None included as the JSON `null`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection
+
+from tapete.server import fastjson
+
+
+class Hot:
+    """One statement, its text for each dialect."""
+
+    def __init__(self, sqlite: str, postgresql: str) -> None:
+        self.sqlite, self.postgresql = sqlite, postgresql
+
+    def many(self, conn: Connection, rows: Sequence[tuple[Any, ...]]) -> int:
+        """Execute for every row (nothing when there is none); the number of rows the database changed."""
+        if not rows:
+            return 0
+        if conn.dialect.name == "sqlite":
+            return conn.exec_driver_sql(self.sqlite, rows if len(rows) > 1 else rows[0]).rowcount
+        return conn.exec_driver_sql(self.postgresql, tuple(list(column) for column in zip(*rows, strict=True))).rowcount
+
+
+def _columns(spec: str) -> list[tuple[str, str]]:
+    return [(name, kind) for name, kind in (c.strip().split(" ", 1) for c in spec.split(","))]
+
+
+def _unnest(columns: list[tuple[str, str]]) -> str:
+    arrays = ", ".join(f"CAST(%b AS {'TEXT' if kind == 'JSON' else kind}[])" for _, kind in columns)
+    return f"unnest({arrays}) AS v({', '.join(_q(name) for name, _ in columns)})"
+
+
+def _q(name: str) -> str:
+    return f'"{name}"'
+
+
+def insert(table: str, spec: str) -> Hot:
+    """INSERT of rows whose values are the columns of `spec` ("name TYPE, ..."; TYPE as PostgreSQL names it)."""
+    columns = _columns(spec)
+    names = ", ".join(_q(name) for name, _ in columns)
+    values = ", ".join(f"CAST(v.{_q(name)} AS JSON)" if kind == "JSON" else f"v.{_q(name)}" for name, kind in columns)
+    return Hot(f"INSERT INTO {table} ({names}) VALUES ({', '.join('?' * len(columns))})",
+               f"INSERT INTO {table} ({names}) SELECT {values} FROM {_unnest(columns)}")
+
+
+def update(table: str, sets: str, keys: str) -> Hot:
+    """UPDATE of the row named by `keys` to the `sets` values; a row's values: the `sets` columns, then the keys'.
+    A set column given as `name+` adds its value to the column instead."""
+    set_columns, key_columns = _columns(sets), _columns(keys)
+    lite = ", ".join(f"{_q(n[:-1])} = {_q(n[:-1])} + ?" if n.endswith("+") else f"{_q(n)} = ?" for n, _ in set_columns)
+    pg = ", ".join(f"{_q(n[:-1])} = {table}.{_q(n[:-1])} + v.{_q(n[:-1])}" if n.endswith("+") else f"{_q(n)} = v.{_q(n)}"
+                   for n, _ in set_columns)
+    where_lite = " AND ".join(f"{_q(n)} = ?" for n, _ in key_columns)
+    where_pg = " AND ".join(f"{table}.{_q(n)} = v.{_q(n)}" for n, _ in key_columns)
+    unnested = [(n.rstrip("+"), kind) for n, kind in set_columns + key_columns]
+    return Hot(f"UPDATE {table} SET {lite} WHERE {where_lite}",
+               f"UPDATE {table} SET {pg} FROM {_unnest(unnested)} WHERE {where_pg}")
+
+
+BET_INSERT = insert("bets", "table_id TEXT, bet_id TEXT, round_id INTEGER, player TEXT, kind TEXT, spot JSON, amount BIGINT, "
+                            "collected BIGINT, returned BIGINT, status TEXT, placed_at DOUBLE PRECISION, settled_at DOUBLE PRECISION")
+BET_SETTLE = update("bets", "collected BIGINT, returned BIGINT, status TEXT, settled_at DOUBLE PRECISION",
+                    "table_id TEXT, bet_id TEXT")
+EVENT_INSERT = insert("events", "table_id TEXT, seq INTEGER, ts DOUBLE PRECISION, kind TEXT, actor TEXT, data JSON, "
+                                "prev_hash TEXT, hash TEXT")
+IDEM_INSERT = insert("idempotency", "key TEXT, fingerprint TEXT, status INTEGER, response JSON, created_at DOUBLE PRECISION")
+POSTING_INSERT = insert("postings", "tx_id INTEGER, account_id TEXT, amount BIGINT, bet_id TEXT")
+LEDGER_TX_INSERT = insert("ledger_tx", "ts DOUBLE PRECISION, kind TEXT, table_id TEXT, round_id INTEGER, actor TEXT, memo TEXT")
+ACCOUNT_ADD = update("accounts", "balance+ BIGINT", "id TEXT")
+
+
+def committed_keys(conn: Connection, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """The idempotency records already committed under any of `keys` (a batch's): key -> {fingerprint, response}.
+    One statement for the driver: SQLAlchemy's expanding IN over a batch's keys cost more than the rest of the
+    batch's reads (docs/performance.md, third pass)."""
+    if not keys:
+        return {}
+    if conn.dialect.name == "sqlite":
+        sql = f'SELECT "key", fingerprint, response FROM idempotency WHERE "key" IN ({", ".join("?" * len(keys))})'
+        return {k: {"fingerprint": f, "response": fastjson.loads(r)} for k, f, r in conn.exec_driver_sql(sql, tuple(keys))}
+    found = conn.exec_driver_sql('SELECT "key", fingerprint, response FROM idempotency WHERE "key" = ANY(%b)', (list(keys),))
+    return {k: {"fingerprint": f, "response": r} for k, f, r in found}     # psycopg has read the JSON
