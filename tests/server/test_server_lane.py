@@ -169,14 +169,19 @@ def test_the_lane_takes_only_what_the_endpoint_reads_alike(casino: Any, monkeypa
 
 
 # -- the writers' hand-off ----------------------------------------------------------------------------------
-def test_a_bet_taken_by_another_threads_flush_is_answered_when_that_flush_ends(casino: Any) -> None:
+def test_a_bet_taken_by_another_threads_flush_is_answered_when_that_flush_ends(casino: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """No va más writes the queued batch in its own thread (tables.py): a request it takes is answered when
     that write ends, though its table's writer found nothing left to write."""
     server = casino.client.app.state.server
     service, writers = server.service, server.writers
     gate, committed, release = threading.Event(), threading.Event(), threading.Event()
-    for _ in range(writers.pool._max_workers):                 # the writers are busy: the request waits queued
-        writers.pool.submit(gate.wait, 30)
+    write = writers._write
+
+    def gated(*args: Any) -> None:                             # the table's writer starts when the test says
+        gate.wait(30)
+        write(*args)
+
+    monkeypatch.setattr(writers, "_write", gated)
 
     def hold(table_id: str, batch: list[Any]) -> None:
         if threading.current_thread().name == "other-flush":
