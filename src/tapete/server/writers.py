@@ -1,7 +1,7 @@
 """The hand-off between the event loop and the threads that write the bets' batches (batch.py).
 
 A request's bets are queued on their table (`BetBatches.submit`) and the request awaits an asyncio future.
-One writer at a time per table writes its queue, in a small pool of threads of its own; when a batch has
+One writer at a time per table writes its queue, in a few long-lived threads of its own; when a batch has
 been written, ONE call from the writer thread wakes the event loop, which answers every request of the
 batch from there (their futures are set on the loop, no thread hop per request) and, if more bets queued
 meanwhile, hands the table to a writer again.
@@ -22,7 +22,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from concurrent.futures import Future, ThreadPoolExecutor
+import queue
+import threading
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -34,7 +36,11 @@ log = logging.getLogger("tapete.server")
 class BetWriters:
     def __init__(self, batches: BetBatches, threads: int) -> None:
         self.batches = batches
-        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="tapete-bets")
+        self.size = threads
+        # A queue of tables to write and long-lived threads waiting on it: handing a table over is one C call
+        # (a ThreadPoolExecutor's submit builds a future, a work item and takes two locks each time).
+        self._tables: queue.SimpleQueue[tuple[str, asyncio.AbstractEventLoop] | None] = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
         self._writing: set[str] = set()
         self._waiting: dict[str, list[tuple[BetRequest, asyncio.Future[Any]]]] = {}
 
@@ -47,7 +53,9 @@ class BetWriters:
         self._waiting.setdefault(table_id, []).append((request, waiter))
         if table_id not in self._writing:
             self._writing.add(table_id)
-            self.pool.submit(self._write, table_id, loop)
+            if not self._threads:
+                self._start()
+            self._tables.put((table_id, loop))
         try:
             return await waiter
         except asyncio.CancelledError:
@@ -55,15 +63,31 @@ class BetWriters:
             raise
 
     def close(self) -> None:
-        self.pool.shutdown(wait=True)
+        """Let the writers finish the tables handed to them, then stop."""
+        for _ in self._threads:
+            self._tables.put(None)
+        for thread in self._threads:
+            thread.join(30)
+        self._threads = []
+
+    def _start(self) -> None:
+        # Daemon threads: a process that ends without close() is not held up by writers waiting for work
+        # (a batch cut short by the exit was never committed, so never answered: nothing is lost).
+        for n in range(self.size):
+            thread = threading.Thread(target=self._run, name=f"tapete-bets-{n}", daemon=True)
+            thread.start()
+            self._threads.append(thread)
 
     # -- in a writer thread ---------------------------------------------------------------------------
+    def _run(self) -> None:
+        while (job := self._tables.get()) is not None:
+            self._write(*job)
+
     def _write(self, table_id: str, loop: asyncio.AbstractEventLoop) -> None:
         try:
             self.batches.flush(table_id)
-        except BaseException:
+        except Exception:
             log.exception("writing the bets of table %s", table_id)
-            raise
         finally:
             with contextlib.suppress(RuntimeError):       # the event loop has closed: nobody is waiting
                 loop.call_soon_threadsafe(self._written, table_id, loop)
@@ -82,7 +106,7 @@ class BetWriters:
         if self.batches.pending(table_id):
             if left:
                 self._waiting[table_id] = left
-            self.pool.submit(self._write, table_id, loop)
+            self._tables.put((table_id, loop))
             return
         self._writing.discard(table_id)
         for request, waiter in left:      # taken by another thread's flush that has not finished yet
