@@ -27,7 +27,7 @@ from tapete.server.config import CasinoConfig
 from tapete.server.db import Database, bets, casino_tables, ledger_tx, postings, rounds, users
 from tapete.server.fanout import Fanout
 from tapete.server.fanout import dumps as fanout_dumps
-from tapete.server.lane import BetLane
+from tapete.server.lane import App, BetLane
 from tapete.server.models import (
     ActIn,
     BetsIn,
@@ -47,6 +47,7 @@ from tapete.server.models import (
 )
 from tapete.server.runtime import Broadcaster, Clock, Ownership
 from tapete.server.tables import TableService
+from tapete.server.writers import BetWriters
 
 log = logging.getLogger("tapete.server")
 
@@ -100,22 +101,8 @@ class Server:
         self.aliases = privacy.Aliases(self.db)
         self.started = time.time()
         self._layouts: dict[str, list[dict[str, Any]]] = {}
-        self._draining: set[str] = set()
-
-    def drain(self, table_id: str) -> None:
-        """Make sure a writer is on the table's queue of bets (one at a time per table, on the event loop)."""
-        if table_id not in self._draining:
-            self._draining.add(table_id)
-            asyncio.get_running_loop().create_task(self._drain(table_id))
-
-    async def _drain(self, table_id: str) -> None:
-        import anyio.to_thread
-
-        try:
-            while self.service.batches.pending(table_id):
-                await anyio.to_thread.run_sync(self.service.batches.flush, table_id)
-        finally:
-            self._draining.discard(table_id)
+        # The bets' batches are written by threads of their own, one writer at a time per table (writers.py).
+        self.writers = BetWriters(self.service.batches, THREADS_SQLITE if self.db.is_sqlite else THREADS_PG)
 
     def layout(self, table_id: str) -> list[dict[str, Any]]:
         """The bet kinds and targets of a fresh table (cached: they follow from the configured limits)."""
@@ -156,6 +143,7 @@ class Server:
         await self.clock.stop()
         self.ownership.stop()
         self.broadcaster.stop()
+        self.writers.close()
         self.db.dispose()
 
 
@@ -172,7 +160,7 @@ def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: 
         finally:
             await server.stop()
 
-    app = FastAPI(title="tapete table server", version=tapete.__version__, lifespan=lifespan,
+    app = App(title="tapete table server", version=tapete.__version__, lifespan=lifespan,
                   description="Live tables of the Spanish casino catalogs: bets, outcomes, settlement, ledger, audit.")
     app.state.server = server
 
@@ -185,8 +173,8 @@ def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: 
         detail = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}" for e in exc.errors()[:5])
         return JSONResponse({"error": {"code": "bad-request", "message": detail}}, status_code=422)
 
-    app.add_middleware(BetLane)          # inside the edge middleware installed next (lane.py)
     security.install(app, config.security)
+    app.lane = BetLane(app, server, config.security.max_body_kib * 1024)   # ahead of it all (lane.py)
     routes(app, server)
     web.mount(app, server)
     return app
@@ -448,9 +436,8 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         if not user.has("player"):
             raise TapeteError("forbidden", "only players bet")
         items = [b.model_dump() for b in body.bets]
-        queued = service.batches.submit(table_id, user.username, items, idem(user, idempotency_key, request, body))
-        server.drain(table_id)
-        return Response(fanout_dumps(await asyncio.wrap_future(queued.future)), media_type="application/json")
+        answer = await server.writers.bet(table_id, user.username, items, idem(user, idempotency_key, request, body))
+        return Response(fanout_dumps(answer), media_type="application/json")
 
     @app.post("/api/tables/{table_id}/acts", tags=["play"])
     def act(table_id: str, body: ActIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:

@@ -170,10 +170,28 @@ def _header(scope: dict[str, Any], name: bytes) -> str | None:
     return None
 
 
+def _canonical_encoder() -> Any:
+    """`json.dumps(payload, sort_keys=True)`, byte for byte, without building an encoder per call: the C
+    encoder json.dumps builds each time, built once (no circular check: a payload comes from JSON)."""
+    from json import encoder
+
+    if encoder.c_make_encoder is None:                # no C accelerator: json.dumps itself
+        return lambda payload: json.dumps(payload, sort_keys=True)
+    base = json.JSONEncoder(sort_keys=True)
+    c = encoder.c_make_encoder(None, base.default, encoder.encode_basestring_ascii, None, base.key_separator,
+                               base.item_separator, True, base.skipkeys, base.allow_nan)
+    return lambda payload: "".join(c(payload, 0))
+
+
+_canonical = _canonical_encoder()
+
+
 def fingerprint(method: str, path: str, payload: Any) -> str:
     """What an Idempotency-Key retry must repeat: the method, the path and the body, canonical JSON. One function
-    for the endpoints and the bet lane, so a retry may take either path."""
-    return hashlib.sha256(f"{method} {path} {json.dumps(payload, sort_keys=True)}".encode()).hexdigest()
+    for the endpoints and the bet lane, so a retry may take either path. The canonical text is json.dumps's
+    with sorted keys, unchanged: records stored before an upgrade still match their retries (orjson would be
+    faster, but its compact, unescaped text would change every fingerprint)."""
+    return hashlib.sha256(f"{method} {path} {_canonical(payload)}".encode()).hexdigest()
 
 
 def replay_body(body: bytes, receive: Any) -> Any:
@@ -189,17 +207,23 @@ def replay_body(body: bytes, receive: Any) -> Any:
     return again
 
 
+def with_security_headers(headers: Any, path: str) -> list[tuple[bytes, bytes]]:
+    """An answer's headers and the security headers it lacks (the API explorer's pages keep their own CSP).
+    The bet lane (lane.py) adds what this adds."""
+    headers = list(headers)
+    names = {k.lower() for k, _ in headers}
+    headers += [(k, v) for k, v in HEADERS if k not in names]
+    if not path.startswith(DOCS) and b"content-security-policy" not in names:
+        headers.append((b"content-security-policy", CSP.encode()))
+    return headers
+
+
 def _with_headers(scope: dict[str, Any], send: Any) -> Any:
-    docs = scope.get("path", "").startswith(DOCS)
+    path = scope.get("path", "")
 
     async def send_with(message: dict[str, Any]) -> None:
         if message["type"] == "http.response.start":
-            headers = list(message.get("headers", []))
-            names = {k.lower() for k, _ in headers}
-            headers += [(k, v) for k, v in HEADERS if k not in names]
-            if not docs and b"content-security-policy" not in names:
-                headers.append((b"content-security-policy", CSP.encode()))
-            message = {**message, "headers": headers}
+            message = {**message, "headers": with_security_headers(message.get("headers", []), path)}
         await send(message)
 
     return send_with
