@@ -4,7 +4,10 @@ A real `tapete serve` (uvicorn) on 127.0.0.1, SQLite (WAL) or PostgreSQL (a thro
 directory). The load is Debian's `wrk` (C, epoll) with a Lua script (wrk_bets.lua): each request a bet (or a
 layout of ten straight-ups) for a random player of the 200, on that player's table, with its own
 Idempotency-Key; the requests are paced to the offered rate (a schedule per wrk thread, LuaJIT's clock), so
-the load is an open loop while connections are free. wrk is pinned to CPU 1 and the server to CPU 0 where
+the load is an open loop while connections are free. As on a casino floor, the tables' rounds are spread over
+the cycle (the croupier calls the first no va más of table i at i/10 of it: the ten tables of one server would
+otherwise spin and settle together), and a player does not bet at a table he has just seen closed (a refusal
+marks that table closed for 0.6 s in the wrk thread; his next bets go to players of open tables). wrk is pinned to CPU 1 and the server to CPU 0 where
 the machine has two (`taskset`); the CPU each used is reported beside the figures, with the load average
 (this machine's two cores are shared with other work: the figures are what it gave at that moment).
 
@@ -408,7 +411,9 @@ def run(duration: float = DURATION, only: tuple[str, ...] = (*RUNS, "watchers"))
     NOTE = ("Latencies: every answered request, refusals between rounds included (wrk cannot tell them apart); "
             "CPU: seconds of CPU per second of load (1.0 = one core). wrk is pinned to CPU 1, the server processes "
             "unpinned (on a machine shared with other work a pinned server waits for its core); see the load average. "
-            "Refused: bets arriving while the wheel spins and the round settles (5 s of bets, then the spin).")
+            "Refused: bets that reached a table after its no va más (5 s of bets, then the spin; the tables' rounds "
+            "spread over the cycle; a wrk thread sends no bets to a table it saw refuse one in the last 0.6 s). "
+            "Accepted + refused = the requests sent: every bet that reached an open table was accepted.")
     if "watchers" in only:
         tmp = Path(tempfile.mkdtemp(prefix="tapete-bench-"))
         try:
