@@ -101,7 +101,7 @@ print(before - rss())
 @pytest.mark.skipif(not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc", reason="glibc's malloc")
 def test_trimming_gives_freed_heap_pages_back() -> None:
     """Memory freed below a block still in use stays in the process (RSS at its high-water mark) until
-    malloc_trim hands the free pages back: the server trims once a minute (memory.keep_trimming)."""
+    malloc_trim hands the free pages back: the server trims every TRIM_EVERY seconds (memory.keep_trimming)."""
     env = {k: v for k, v in os.environ.items() if k != "MALLOC_ARENA_MAX"}
     env["PYTHONPATH"] = str(Path(memory.__file__).resolve().parents[2])
 

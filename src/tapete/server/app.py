@@ -85,6 +85,11 @@ THREADS_SQLITE = 2
 # Measured (benchmarks/bench_server.py, 2 cores): 4 or 8 workers ~290 bets/s, 12 ~240, 24 ~170. More threads
 # hold more row locks while they wait for the interpreter lock between round trips: a convoy, not parallelism.
 THREADS_PG = 8
+# The bets' writer threads on PostgreSQL (writers.py), measured apart (bench_server.py pg-1, 1,000 one-bet requests/s,
+# one process, 2 cores, 2026-11-26): 8 writers p99 438 ms and 374 refusals, 4 → 234 ms, 3 → 181-217 ms and 114-124
+# refusals, 2 → 238 ms. Fewer writers make larger batches (fewer transactions for the same bets) and fewer threads
+# waiting for the interpreter with a table's row lock held.
+WRITERS_PG = 3
 
 
 class Server:
@@ -102,7 +107,7 @@ class Server:
         self.started = time.time()
         self._layouts: dict[str, list[dict[str, Any]]] = {}
         # The bets' batches are written by threads of their own, one writer at a time per table (writers.py).
-        self.writers = BetWriters(self.service.batches, THREADS_SQLITE if self.db.is_sqlite else THREADS_PG)
+        self.writers = BetWriters(self.service.batches, THREADS_SQLITE if self.db.is_sqlite else WRITERS_PG)
 
     def layout(self, table_id: str) -> list[dict[str, Any]]:
         """The bet kinds and targets of a fresh table (cached: they follow from the configured limits)."""
