@@ -44,6 +44,8 @@ def build(tmp: Path) -> Any:
 
 
 async def call(app: Any, method: str, path: str, headers: dict[str, str], body: bytes) -> tuple[int, bytes]:
+    from tapete.server.security import replay_body
+
     sent: list[dict[str, Any]] = []
     scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
              "method": method, "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
@@ -51,15 +53,12 @@ async def call(app: Any, method: str, path: str, headers: dict[str, str], body: 
              "headers": [(b"host", b"127.0.0.1:8000"), (b"user-agent", b"bench"),
                          *((k.lower().encode(), v.encode()) for k, v in headers.items()),
                          (b"content-length", str(len(body)).encode())]}
-    done = False
 
-    async def receive() -> dict[str, Any]:
-        nonlocal done
-        if not done:
-            done = True
-            return {"type": "http.request", "body": body, "more_body": False}
+    async def disconnect() -> dict[str, Any]:
         await asyncio.sleep(3600)
         return {"type": "http.disconnect"}
+
+    receive = replay_body(body, disconnect)         # the body once, then a client that never goes away
 
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)

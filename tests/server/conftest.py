@@ -191,6 +191,21 @@ def make_casino() -> Iterator[Any]:
 
 
 # -- a real uvicorn process -------------------------------------------------------------------------
+def raw_request(port: int, head: bytes, chunks: list[bytes]) -> bytes:
+    """Send a request's head and a few body chunks, NOT the rest, and read what the server answers."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(head)
+        for chunk in chunks:
+            s.sendall(chunk)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            data = s.recv(65536)
+            if not data:
+                break
+            answer += data
+        return answer
+
+
 class ServerProcess:
     """`tapete serve` in a subprocess on 127.0.0.1 (for crash and scale-out tests)."""
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -17,7 +16,7 @@ import httpx
 import pytest
 from sqlalchemy import text, update
 
-from .conftest import PASSWORD, ServerProcess, write_config  # type: ignore[import-not-found]
+from .conftest import PASSWORD, ServerProcess, raw_request, write_config  # type: ignore[import-not-found]
 
 ROULETTE = {"id": "ruleta", "game": "roulette-french", "jurisdiction": "ES", "auto": False, "table": {"minimum": 100}}
 BLACKJACK = {"id": "bjm", "game": "blackjack", "jurisdiction": "ES", "auto": False, "table": {"minimum": 500}}
@@ -66,30 +65,15 @@ def test_oversized_bodies_get_413_on_every_route(casino: Any) -> None:
     assert r.status_code == 413 and code(r) == "too-large"
 
 
-def _raw(port: int, head: bytes, chunks: list[bytes]) -> bytes:
-    """Send a request's head and a few body chunks, NOT the rest, and read what the server answers."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
-        s.sendall(head)
-        for chunk in chunks:
-            s.sendall(chunk)
-        answer = b""
-        while b"\r\n\r\n" not in answer:
-            data = s.recv(65536)
-            if not data:
-                break
-            answer += data
-        return answer
-
-
 def test_oversized_bodies_refused_before_they_are_read(live: ServerProcess) -> None:
     # Content-Length of 30 MB: answered at once, with not one byte of the body sent
     head = (b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             b"Content-Length: 30000000\r\n\r\n")
-    assert _raw(live.port, head, []).startswith(b"HTTP/1.1 413")
+    assert raw_request(live.port, head, []).startswith(b"HTTP/1.1 413")
     # chunked: refused once the cap is passed, long before the (never sent) end of the body
     head = b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
     chunk = b"%x\r\n%s\r\n" % (50_000, b" " * 50_000)
-    assert _raw(live.port, head, [chunk, chunk]).startswith(b"HTTP/1.1 413")
+    assert raw_request(live.port, head, [chunk, chunk]).startswith(b"HTTP/1.1 413")
 
 
 # -- 6. input PostgreSQL cannot hold ------------------------------------------------------------------

@@ -4,7 +4,6 @@ for byte. Each test fails without its point; each runs on SQLite and PostgreSQL.
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from pathlib import Path
@@ -14,7 +13,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from .conftest import PASSWORD, ServerProcess, write_config  # type: ignore[import-not-found]
+from .conftest import PASSWORD, ServerProcess, raw_request, write_config  # type: ignore[import-not-found]
 
 TABLE = {"id": "ruleta", "game": "roulette-french", "jurisdiction": "ES", "auto": False, "table": {"minimum": 100}}
 BETS = "/api/tables/ruleta/bets"
@@ -221,24 +220,9 @@ def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     server.stop()
 
 
-def _raw(port: int, head: bytes, chunks: list[bytes]) -> bytes:
-    """Send a request's head and a few body chunks, NOT the rest, and read what the server answers."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
-        s.sendall(head)
-        for chunk in chunks:
-            s.sendall(chunk)
-        answer = b""
-        while b"\r\n\r\n" not in answer:
-            data = s.recv(65536)
-            if not data:
-                break
-            answer += data
-        return answer
-
-
 def test_oversized_bet_bodies_are_refused_before_they_are_read(live: ServerProcess, tmp_path: Path) -> None:
     head = (f"POST {BETS} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {live.token}\r\nIdempotency-Key: big\r\n"
             "Content-Type: application/json\r\n").encode()
-    assert _raw(live.port, head + b"Content-Length: 30000000\r\n\r\n", []).startswith(b"HTTP/1.1 413")
+    assert raw_request(live.port, head + b"Content-Length: 30000000\r\n\r\n", []).startswith(b"HTTP/1.1 413")
     chunk = b"%x\r\n%s\r\n" % (50_000, b" " * 50_000)
-    assert _raw(live.port, head + b"Transfer-Encoding: chunked\r\n\r\n", [chunk, chunk]).startswith(b"HTTP/1.1 413")
+    assert raw_request(live.port, head + b"Transfer-Encoding: chunked\r\n\r\n", [chunk, chunk]).startswith(b"HTTP/1.1 413")

@@ -35,7 +35,7 @@ from starlette.middleware.errors import ServerErrorMiddleware
 from tapete.core.errors import TapeteError
 from tapete.server.fanout import dumps
 from tapete.server.models import BetsIn
-from tapete.server.security import MAX_IDEMPOTENCY_KEY, fingerprint, with_security_headers
+from tapete.server.security import MAX_IDEMPOTENCY_KEY, fingerprint, replay_body, with_security_headers
 
 PATH = re.compile(r"/api/tables/([^/]+)/bets")
 KEY = re.compile(rb"[\x21-\x7e]{1,%d}" % MAX_IDEMPOTENCY_KEY)
@@ -91,7 +91,7 @@ class BetLane:
             body += message.get("body", b"")
             more = message.get("more_body", False)
             if len(body) > self.max_body:              # the edge answers 413 without reading the rest
-                await self.full(scope, _replay(bytes(body), more, receive), send)
+                await self.full(scope, replay_body(bytes(body), receive, more), send)
                 return
             if not more:
                 break
@@ -107,7 +107,7 @@ class BetLane:
             if user is not None and not user.has("player"):
                 user = None
         if model is None or user is None:              # not the plain case: the endpoint answers
-            await self.full(scope, _replay(body, False, receive), send)
+            await self.full(scope, replay_body(body, receive), send)
             return
         dumped = model.model_dump()     # the JSON types only: the same as mode="json", the endpoint's payload
         items = dumped["bets"]
@@ -180,17 +180,3 @@ class BetLane:
         except Exception as again:                    # noqa: BLE001 - the caller re-raises the original
             if again is not exc:
                 raise
-
-
-def _replay(body: bytes, more: bool, receive: Any) -> Any:
-    """`receive` for the full application: the bytes the lane has read, then the rest of the stream."""
-    sent = False
-
-    async def again() -> dict[str, Any]:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": more}
-        return await receive()
-
-    return again

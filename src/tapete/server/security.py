@@ -194,14 +194,16 @@ def fingerprint(method: str, path: str, payload: Any) -> str:
     return hashlib.sha256(f"{method} {path} {_canonical(payload)}".encode()).hexdigest()
 
 
-def replay_body(body: bytes, receive: Any) -> Any:
+def replay_body(body: bytes, receive: Any, more: bool = False) -> Any:
+    """`receive` for the application behind a reader of the body (the edge, the bet lane): the bytes already
+    read, then the rest of the stream (`more`: the reader stopped before the end)."""
     sent = False
 
     async def again() -> dict[str, Any]:
         nonlocal sent
         if not sent:
             sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
+            return {"type": "http.request", "body": body, "more_body": more}
         return await receive()
 
     return again
