@@ -36,7 +36,7 @@ CHANCES = ["red", "black", "even", "odd"]
 
 def build(tmp: Path) -> Any:
     from tapete.server import config as casino_config
-    from tapete.server.app import create_app
+    from tapete.server.http.app import create_app
 
     cfg = tmp / "casino.toml"
     write_config(cfg, PLAYERS, timing="bets = 3600.0, spin = 0.2, pause = 0.3")
@@ -44,7 +44,7 @@ def build(tmp: Path) -> Any:
 
 
 async def call(app: Any, method: str, path: str, headers: dict[str, str], body: bytes) -> tuple[int, bytes]:
-    from tapete.server.security import replay_body
+    from tapete.server.http.security import replay_body
 
     sent: list[dict[str, Any]] = []
     scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",

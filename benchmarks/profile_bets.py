@@ -37,8 +37,8 @@ PARTS = [
 def build(url: str | None, players: int) -> tuple[Any, Any]:
     from fastapi.testclient import TestClient
 
-    from tapete.server.app import create_app
     from tapete.server.config import CasinoConfig, validate
+    from tapete.server.http.app import create_app
 
     tmp = Path(tempfile.mkdtemp(prefix="tapete-prof-"))
     url = url or f"sqlite:///{tmp / 'casino.db'}"

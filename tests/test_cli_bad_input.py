@@ -52,7 +52,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     paths["folder"] = str(d / "folder")
     paths["missing"] = str(d / "missing.json")
     paths["db"] = f"sqlite:///{d / 'audit.db'}"
-    from tapete.server.db import Database
+    from tapete.server.storage.db import Database
 
     db = Database(paths["db"])
     db.migrate()

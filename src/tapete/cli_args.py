@@ -85,8 +85,8 @@ def database_url(url: str | None, option: str = "--database") -> str | None:
     which are checked the same way (the error then names the variable)."""
     import os
 
-    from tapete.server.db import database_url as resolve
-    from tapete.server.db import normalise_url
+    from tapete.server.storage.db import database_url as resolve
+    from tapete.server.storage.db import normalise_url
 
     where = option if url else ("$TAPETE_DATABASE_URL" if os.environ.get("TAPETE_DATABASE_URL") else option)
     full = normalise_url(resolve(url))
@@ -115,8 +115,8 @@ def open_database(url: str | None, option: str = "--database", *, must_exist: bo
     database_url(url, option)
     from sqlalchemy import text
 
-    from tapete.server.db import database_url as resolve
-    from tapete.server.db import normalise_url
+    from tapete.server.storage.db import database_url as resolve
+    from tapete.server.storage.db import normalise_url
 
     full = normalise_url(resolve(url))
     if must_exist and full.startswith("sqlite"):
@@ -124,7 +124,7 @@ def open_database(url: str | None, option: str = "--database", *, must_exist: bo
         if path and path != ":memory:" and not Path(path).is_file():
             raise TapeteError(BAD, f"{option}: no database file {path}")
 
-    from tapete.server.db import Database
+    from tapete.server.storage.db import Database
 
     try:
         db = Database(url)

@@ -83,7 +83,7 @@ class LiveServer:
     def __init__(self, tmp: Path, tables: list[dict[str, Any]]) -> None:
         import uvicorn
 
-        from tapete.server.app import create_app
+        from tapete.server.http.app import create_app
 
         self.port = free_port()
         self.app = create_app(casino_config(tables), f"sqlite:///{tmp / 'casino.db'}")

@@ -19,8 +19,8 @@ HOLDEM = {"minimum": 200, "seats": [{"seat": 1, "player": "ana", "stack": 20000}
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     from fastapi.testclient import TestClient
 
-    from tapete.server.app import create_app
     from tapete.server.config import CasinoConfig, validate
+    from tapete.server.http.app import create_app
 
     tables = [
         {"id": "bj", "game": "blackjack", "jurisdiction": "ES", "source": "croupier", "auto": False, "table": {"minimum": 500}},
@@ -84,7 +84,7 @@ def test_hole_cards_are_masked_in_the_view() -> None:
     from tapete.conformance.document import parse_event
     from tapete.engine.events import Deal
     from tapete.engine.registry import get_game
-    from tapete.server.views import state_view
+    from tapete.server.http.views import state_view
 
     game = get_game("holdem")
     deck = [r + s for s in "SHDC" for r in "23456789TJQKA"]
@@ -108,7 +108,7 @@ def test_a_player_sees_only_the_hands_of_their_boxes() -> None:
     from tapete.conformance.document import parse_event
     from tapete.engine.events import Deal
     from tapete.engine.registry import get_game
-    from tapete.server.views import state_view
+    from tapete.server.http.views import state_view
 
     game = get_game("tripoker")
     state = game.open("ES-AN", {"minimum": 500}, [r + s for s in "SHDC" for r in "23456789TJQKA"])
@@ -140,7 +140,7 @@ def test_a_poker_bet_is_a_decision_not_a_new_bet() -> None:
     """The pages list a circle hand's `bet` among the decisions (it names the hand), and craps odds (a new
     bet with a kind, on a line bet) among the bet kinds."""
     from tapete.engine.game import Action
-    from tapete.server.tables import is_table_verb
+    from tapete.server.tables.service import is_table_verb
 
     assert not is_table_verb(Action(verb="bet", bet="b2", minimum=200, maximum=19900))
     assert is_table_verb(Action(verb="bet", kind="odds", bet="b1"))

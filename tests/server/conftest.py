@@ -173,7 +173,7 @@ def make_casino() -> Iterator[Any]:
     """make_casino(tables, database_url, players=...) -> Casino (closed at teardown)."""
     from fastapi.testclient import TestClient
 
-    from tapete.server.app import create_app
+    from tapete.server.http.app import create_app
 
     opened: list[Any] = []
 

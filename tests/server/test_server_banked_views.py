@@ -9,7 +9,7 @@ from typing import Any
 from tapete.engine.events import Act, Bet, Deal
 from tapete.engine.registry import get_game
 from tapete.engine.serialize import to_json
-from tapete.server.views import MASK, doc_view, state_view
+from tapete.server.http.views import MASK, doc_view, state_view
 
 # dealt one by one: the box takes the even places (a royal flush at sin descarte), the croupier the odd ones
 DECK = ["AS", "2H", "KS", "3D", "QS", "5C", "JS", "7H", "TS", "9D", "4C", "6S", "8H", "AD"]
@@ -74,7 +74,7 @@ def test_casino_monte_keeps_the_rematch_cards() -> None:
 
 
 def test_baccarat_hands_get_the_engines_points_unless_a_card_is_face_down() -> None:
-    from tapete.server.baccarat_points import hand_totals
+    from tapete.server.tables.baccarat_points import hand_totals
 
     view = {"game": "chemin-de-fer", "current": {
         "punto": {"cards": ["9S", "5H", "KD"], "zero_from": 0, "forced_total": None},      # 14: the units, 4 (001:640)

@@ -16,8 +16,8 @@ from typing import Any
 from sqlalchemy import create_engine, event, func, select
 
 from tapete.core.errors import TapeteError
-from tapete.server import ledger
-from tapete.server.db import bets, idempotency, ledger_tx, normalise_url, postings
+from tapete.server.money import ledger
+from tapete.server.storage.db import bets, idempotency, ledger_tx, normalise_url, postings
 
 from .conftest import casino_config  # type: ignore[import-not-found]
 
@@ -173,7 +173,7 @@ def test_no_va_mas_closes_the_open_batch_first(make_casino: Any, database_url: s
 CHILD = textwrap.dedent("""
     import json, os, signal, sys
     from fastapi.testclient import TestClient
-    from tapete.server.app import create_app
+    from tapete.server.http.app import create_app
     from tapete.server.config import CasinoConfig, validate
 
     config = validate(CasinoConfig.model_validate(json.loads(sys.argv[1])))
@@ -249,7 +249,7 @@ def test_bets_queued_while_the_draw_is_written_are_refused_without_waiting(make_
 def test_a_broadcast_is_made_and_serialised_once_per_view() -> None:
     import asyncio
 
-    from tapete.server.fanout import Fanout
+    from tapete.server.http.fanout import Fanout
 
     fanout, made = Fanout(), []
 

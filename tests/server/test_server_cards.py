@@ -73,7 +73,7 @@ def test_blackjack_table_several_players(make_casino: Any, database_url: str) ->
 
 @needs["blackjack"]
 def test_blackjack_round_record_verifies_against_the_shoe_seed(make_casino: Any, sqlite_url: str) -> None:
-    from tapete.server.fairness import verify_round
+    from tapete.server.tables.fairness import verify_round
 
     c = make_casino([BLACKJACK], sqlite_url)
     c.table = "bj"

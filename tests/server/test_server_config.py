@@ -64,7 +64,7 @@ def test_migrations_build_the_schema_the_code_uses(tmp_path: Path) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from tapete.server.db import Database, metadata
+    from tapete.server.storage.db import Database, metadata
 
     db = Database(f"sqlite:///{tmp_path / 'm.db'}")
     db.migrate()
@@ -79,9 +79,9 @@ def test_the_staff_log_head_migration_fills_the_head_of_an_existing_log(tmp_path
     (migration 0004): the check against the head then passes, and catches the next tampering."""
     from sqlalchemy import delete
 
-    from tapete.server import staff_log
-    from tapete.server.db import Database, meta_kv
-    from tapete.server.migrations import upgrade
+    from tapete.server.audit import staff_log
+    from tapete.server.storage.db import Database, meta_kv
+    from tapete.server.storage.migrations import upgrade
 
     db = Database(f"sqlite:///{tmp_path / 'm.db'}")
     upgrade(db, "0003")

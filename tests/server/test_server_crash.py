@@ -19,8 +19,9 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, func, select
 
-from tapete.server import audit, ledger
-from tapete.server.db import bets, ledger_tx, normalise_url, postings
+from tapete.server.audit import chains as audit
+from tapete.server.money import ledger
+from tapete.server.storage.db import bets, ledger_tx, normalise_url, postings
 
 from .conftest import PASSWORD, ServerProcess, write_config  # type: ignore[import-not-found]
 

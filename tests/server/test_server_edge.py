@@ -121,8 +121,8 @@ def test_concurrent_retries_of_a_withdraw_all_get_the_first_answer(casino: Any) 
 # -- 8. the audit chain's head ------------------------------------------------------------------------
 def _tamper(casino: Any, how: str) -> None:
     """What someone with write access to the database does: rewrite and re-hash the last record, or cut it."""
-    from tapete.server import audit
-    from tapete.server.db import events
+    from tapete.server.audit import chains as audit
+    from tapete.server.storage.db import events
 
     db = casino.client.app.state.server.db
     with db.write() as conn:
@@ -317,7 +317,7 @@ def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
 
 def test_session_cache_forgets_stale_sessions(casino: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Memory (item 9): every token ever seen stayed in the session cache; stale entries are dropped."""
-    from tapete.server import auth as auth_module
+    from tapete.server.http import auth as auth_module
 
     auth = casino.client.app.state.server.auth
     monkeypatch.setattr(auth_module, "CACHE_PRUNE_AT", 8, raising=False)

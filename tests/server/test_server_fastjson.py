@@ -1,4 +1,4 @@
-"""orjson in the server's JSON (server/fastjson.py) stores and reads back exactly what the stdlib did: the
+"""orjson in the server's JSON (server/storage/fastjson.py) stores and reads back exactly what the stdlib did: the
 engine states of every game's golden documents, values with non-str keys, and the log records whose hash chain
 is computed over the stdlib's canonical text."""
 
@@ -12,7 +12,7 @@ from tapete.conformance.document import parse_event
 from tapete.core.errors import TapeteError
 from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
-from tapete.server import fastjson
+from tapete.server.storage import fastjson
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 

@@ -1,4 +1,4 @@
-"""The hot statements written for the driver (server/hot.py: sqlite3's executemany, PostgreSQL's unnested arrays)
+"""The hot statements written for the driver (server/storage/hot.py: sqlite3's executemany, PostgreSQL's unnested arrays)
 store what SQLAlchemy Core stored, and fail as it failed: a duplicate key or a CHECK is an IntegrityError (the
 batch falls back to one request at a time on it)."""
 
@@ -11,8 +11,9 @@ from sqlalchemy import select, text
 from sqlalchemy.exc import IntegrityError
 
 from tapete.core.errors import TapeteError
-from tapete.server import fastjson, hot, ledger
-from tapete.server.db import bets, idempotency
+from tapete.server.money import ledger
+from tapete.server.storage import fastjson, hot
+from tapete.server.storage.db import bets, idempotency
 
 TABLE = {"id": "ruleta", "game": "roulette-french", "jurisdiction": "ES", "auto": False, "table": {"minimum": 100}}
 

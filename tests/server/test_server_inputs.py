@@ -84,7 +84,7 @@ def test_every_staff_action_is_in_the_staff_log(casino: Any) -> None:
     server = c.client.app.state.server       # an edited record breaks the chain there
     from sqlalchemy import update
 
-    from tapete.server.db import staff_log
+    from tapete.server.storage.db import staff_log
 
     with server.db.write() as conn:
         conn.execute(update(staff_log).where(staff_log.c.action == "deposit").values(data={"amount": 5}))
@@ -96,8 +96,8 @@ def test_a_tampered_staff_log_tail_is_detected(casino: Any) -> None:
     cutting it off, links up perfectly and only the head gives it away."""
     from sqlalchemy import delete, select, update
 
-    from tapete.server import staff_log as sl
-    from tapete.server.db import staff_log
+    from tapete.server.audit import staff_log as sl
+    from tapete.server.storage.db import staff_log
 
     c = casino
     c.post("cajero", "/api/cashier/deposit", {"user": "ana", "amount": 500})

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from tapete.server import cli as server_cli
-from tapete.server import fanout, memory
-from tapete.server.db import SQLITE_CACHE_KIB, SQLITE_POOL, Database
+from tapete.server.http import fanout
+from tapete.server.storage import memory
+from tapete.server.storage.db import SQLITE_CACHE_KIB, SQLITE_POOL, Database
 
 
 def test_every_sqlite_connection_caps_its_page_cache(tmp_path: Path) -> None:
@@ -44,7 +45,7 @@ def test_the_fanout_caches_hold_at_most_keep_records() -> None:
 
 ARENA_PROBE = """
 import ctypes, threading, sys
-from tapete.server.memory import limit_malloc_arenas
+from tapete.server.storage.memory import limit_malloc_arenas
 if sys.argv[1] == "capped":
     assert limit_malloc_arenas()
 barrier = threading.Barrier(13)
@@ -64,7 +65,7 @@ for t in threads: t.join()
 def test_the_server_caps_glibc_malloc_arenas() -> None:
     """Twelve threads allocating at once get arenas of their own (each keeping its freed memory: the soak's
     creep); `tapete serve` caps them at MALLOC_ARENAS before it starts a thread."""
-    from tapete.server.memory import MALLOC_ARENAS
+    from tapete.server.storage.memory import MALLOC_ARENAS
 
     env = {k: v for k, v in os.environ.items() if k != "MALLOC_ARENA_MAX"}
     env["PYTHONPATH"] = str(Path(memory.__file__).resolve().parents[2])
@@ -85,7 +86,7 @@ def test_serve_caps_the_arenas_before_it_builds_the_app() -> None:
 
 TRIM_PROBE = """
 import sys
-from tapete.server.memory import trim_malloc
+from tapete.server.storage.memory import trim_malloc
 def rss():
     return int(next(l for l in open("/proc/self/status") if l.startswith("VmRSS:")).split()[1])
 blocks = [bytearray(64 * 1024 - 64) for _ in range(1600)]   # ~100 MiB of malloc's heap (under its mmap threshold)

@@ -98,7 +98,7 @@ def test_lobby_stream_is_bounded(make_casino: Any, sqlite_url: str, monkeypatch:
     """The lobby stream needs no session: past its bound a watcher is told busy (1013), not served."""
     from starlette.websockets import WebSocketDisconnect
 
-    import tapete.server.web as web
+    import tapete.server.http.web as web
 
     monkeypatch.setattr(web, "LOBBY_WATCHERS", 1)
     c = make_casino([ROULETTE], sqlite_url)

@@ -20,7 +20,7 @@ def casino(make_casino: Any, url: str, game: str, table: dict[str, Any]) -> Any:
 
 
 def balances(c: Any) -> dict[str, int]:
-    from tapete.server import ledger
+    from tapete.server.money import ledger
 
     server = c.client.app.state.server
     with server.db.read() as conn:

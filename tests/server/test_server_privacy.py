@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tapete.server.fairness import verify_round
+from tapete.server.tables.fairness import verify_round
 
 HOLDEM = {"id": "p", "name": "Hold'em", "game": "holdem", "jurisdiction": "ES-AN", "auto": False,
           "table": {"minimum": 200, "forced": "blinds"}}
@@ -90,7 +90,7 @@ def test_the_seed_is_public_after_the_delay_and_verifies(make_casino: Any, datab
 def test_the_seed_is_public_once_the_session_ended(casino: Any) -> None:
     import time
 
-    from tapete.server import privacy
+    from tapete.server.tables import privacy
 
     c = casino
     rid = folded_hand(c)

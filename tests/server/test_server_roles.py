@@ -172,7 +172,7 @@ def test_an_account_both_cashier_and_player_is_refused_everywhere(casino: Any, d
 
     from tapete.core.errors import TapeteError
     from tapete.server.config import CasinoConfig
-    from tapete.server.db import users
+    from tapete.server.storage.db import users
 
     with pytest.raises(ValueError, match="both cashier and player"):
         CasinoConfig.model_validate({"users": [{"username": "x", "password": "p", "roles": ["cashier", "player"]}]})

@@ -13,8 +13,8 @@ from tapete.core.errors import TapeteError
 from tapete.engine.events import Close, Outcome
 from tapete.engine.serialize import to_json
 from tapete.games.roulette.game import RouletteGame
-from tapete.server.table_ctx import load_state
-from tapete.server.tables import TableService
+from tapete.server.tables.service import TableService
+from tapete.server.tables.table_ctx import load_state
 
 TABLE = {"id": "ruleta", "game": "roulette-french", "jurisdiction": "ES", "auto": False, "table": {"minimum": 100}}
 
@@ -120,7 +120,7 @@ def test_the_round_record_holds_every_event_of_the_round_as_the_log_has_it(make_
     the events of the log's records, in order, after the round's opening."""
     from sqlalchemy import select
 
-    from tapete.server.db import rounds
+    from tapete.server.storage.db import rounds
 
     c = make_casino([TABLE], database_url)
     service = c.client.app.state.server.service

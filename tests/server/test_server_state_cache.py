@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tapete.core.errors import TapeteError
-from tapete.server.tables import op_bets
+from tapete.server.tables.service import op_bets
 
 TABLE = {"id": "ruleta", "game": "roulette-french", "jurisdiction": "ES", "auto": False, "table": {"minimum": 100}}
 

@@ -28,7 +28,7 @@ def test_money_in_the_locale_format() -> None:
 
 
 def test_the_pages_read_the_catalog() -> None:
-    from tapete.server.web import strings
+    from tapete.server.http.web import strings
 
     assert strings("en")["lobby"] == "Lobby" and strings("es") == i18n.area("es", "web")
 

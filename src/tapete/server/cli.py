@@ -28,8 +28,8 @@ def serve(
     from tapete import cli_args
     from tapete.core.errors import TapeteError
     from tapete.server import config as casino_config
-    from tapete.server.app import create_app
-    from tapete.server.db import Database
+    from tapete.server.http.app import create_app
+    from tapete.server.storage.db import Database
 
     try:
         cli_args.at_least(port, 0, "--port")
@@ -46,16 +46,16 @@ def serve(
         _error("bad-config", f"--config {config}: {str(exc).splitlines()[0]}"
                + (f" ({str(exc).splitlines()[1].strip()}: {str(exc).splitlines()[2].strip()})"
                   if len(str(exc).splitlines()) > 2 else ""))
-    from tapete.server.memory import keep_trimming, limit_malloc_arenas
+    from tapete.server.storage.memory import keep_trimming, limit_malloc_arenas
 
-    limit_malloc_arenas()          # before the server's threads: RSS stays flat (tapete/server/memory.py)
+    limit_malloc_arenas()          # before the server's threads: RSS stays flat (tapete/server/storage/memory.py)
     keep_trimming()                # RSS follows the memory in use, not malloc's high-water mark
     app = create_app(casino, database)
     url = Database(database).url
     typer.echo(f"tapete: {casino.casino.name}, {len(casino.tables)} tables, database {url.split('@')[-1]}")
     typer.echo(f"tapete: http://{host}:{port}/   (the lobby; API: /api/tables, docs: http://{host}:{port}/docs)")
     # proxy_headers off: uvicorn would take X-Forwarded-For from any local peer; the app's edge honours it
-    # only from security.trusted_proxies (tapete/server/security.py)
+    # only from security.trusted_proxies (tapete/server/http/security.py)
     # ws_per_message_deflate off: a stream record is a few hundred bytes, and compressing it once per watcher
     # cost more than serialising it (docs/performance.md, the 1,000-watcher broadcast)
     uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False, timeout_graceful_shutdown=3,
@@ -68,7 +68,7 @@ def verify(file: Annotated[str, typer.Argument(help="a round record (GET /api/ro
     Exit 0: every check holds; 1: a check fails; 2: FILE is not a round record (an error document on stdout)."""
     from tapete import cli_args
     from tapete.core.errors import TapeteError
-    from tapete.server.fairness import verify_round
+    from tapete.server.tables.fairness import verify_round
 
     try:
         record = _json(cli_args.read_text(file, "FILE"), "FILE")
@@ -103,8 +103,8 @@ def audit_export(
 
     from tapete import cli_args
     from tapete.core.errors import TapeteError
-    from tapete.server import audit
-    from tapete.server.db import events
+    from tapete.server.audit import chains as audit
+    from tapete.server.storage.db import events
 
     try:
         if out != "-":
@@ -146,7 +146,7 @@ def audit_verify(
     export)."""
     from tapete import cli_args
     from tapete.core.errors import TapeteError
-    from tapete.server import audit
+    from tapete.server.audit import chains as audit
 
     try:
         records = []
@@ -228,7 +228,7 @@ def _auth(config: str | None, database: str | None, *, must_exist: bool = False)
     from tapete import cli_args
     from tapete.core.errors import TapeteError
     from tapete.server import config as casino_config
-    from tapete.server.auth import Auth
+    from tapete.server.http.auth import Auth
 
     security = casino_config.Security()
     if config:
@@ -276,7 +276,7 @@ def users_add(username: Annotated[str, typer.Argument()], role: Role_, table: Ta
     import re
 
     from tapete.core.errors import TapeteError
-    from tapete.server.auth import check_password
+    from tapete.server.http.auth import check_password
 
     def go() -> None:
         if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", username):
@@ -310,7 +310,7 @@ def users_password(username: Annotated[str, typer.Argument()], password_stdin: S
                    config: Config_ = None, database: Database_ = None) -> None:
     """Set an account's password; its sessions end."""
     def go() -> None:
-        from tapete.server.auth import check_password
+        from tapete.server.http.auth import check_password
 
         accounts = _auth(config, database)
         password = _password(password_stdin)

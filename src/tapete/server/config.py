@@ -180,7 +180,7 @@ def check_table_values(game: Any, values: dict[str, Any]) -> None:
 def validate(config: CasinoConfig) -> CasinoConfig:
     """Open every table with its game: the engine refuses what the jurisdiction does not allow."""
     from tapete.engine.registry import get_game
-    from tapete.server.shoes import open_state
+    from tapete.server.tables.shoes import open_state
 
     for t in config.tables:
         try:

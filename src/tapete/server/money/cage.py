@@ -13,9 +13,10 @@ from sqlalchemy import insert, select, text
 from sqlalchemy.exc import IntegrityError
 
 from tapete.core.errors import TapeteError
-from tapete.server import ledger, staff_log
-from tapete.server.db import Database, idempotency, users
-from tapete.server.tables import Replay, check_idempotency
+from tapete.server.audit import staff_log
+from tapete.server.money import ledger
+from tapete.server.storage.db import Database, idempotency, users
+from tapete.server.tables.service import Replay, check_idempotency
 
 
 def _once(db: Database, idem: tuple[str, str] | None, work: Any) -> Any:

@@ -105,7 +105,7 @@ def open_state(game: Game, jurisdiction: str, table: dict[str, Any], source: str
     if source == "croupier":
         return game.open(jurisdiction, table, [])
     if shoe is None:
-        from tapete.server.fairness import new_seed
+        from tapete.server.tables.fairness import new_seed
 
         shoe = {"seed": seed or new_seed()}
         shoe.update(position=prepare(game, jurisdiction, table, shoe["seed"])["position"])

@@ -31,10 +31,11 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.exc import IntegrityError
 
 from tapete.core.errors import TapeteError
-from tapete.server import fastjson, hot, ledger
+from tapete.server.money import ledger
+from tapete.server.storage import fastjson, hot
 
 if TYPE_CHECKING:
-    from tapete.server.tables import TableService
+    from tapete.server.tables.service import TableService
 
 
 @dataclass(eq=False)
@@ -133,7 +134,7 @@ class BetBatches:
                     r.future.set_result(first.future.result())
 
     def _alone(self, table_id: str, r: BetRequest) -> None:
-        from tapete.server.tables import op_bets
+        from tapete.server.tables.service import op_bets
 
         try:
             r.future.set_result(self.service.run(table_id, r.user, lambda ctx: op_bets(ctx, r.user, r.items), r.idem, bet=True))
@@ -179,7 +180,7 @@ class BetBatches:
                 r.future.set_result(answer)
 
     def _transaction(self, table_id: str, batch: list[BetRequest]) -> tuple[dict[BetRequest, Any], list[dict[str, Any]]]:
-        from tapete.server.tables import op_bets
+        from tapete.server.tables.service import op_bets
 
         service = self.service
         spec = service.spec(table_id)

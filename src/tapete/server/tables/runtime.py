@@ -25,7 +25,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from tapete.server.db import Database, events
+from tapete.server.storage.db import Database, events
 
 log = logging.getLogger("tapete.server")
 QUEUE_SIZE = 1000

@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from tapete.server.db import metadata, normalise_url
+from tapete.server.storage.db import metadata, normalise_url
 
 config = context.config
 

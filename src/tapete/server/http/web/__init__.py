@@ -23,7 +23,7 @@ from fastapi.templating import Jinja2Templates
 from tapete.core.errors import TapeteError
 
 if TYPE_CHECKING:
-    from tapete.server.app import Server
+    from tapete.server.http.app import Server
 
 HERE = Path(__file__).parent
 LANGS = ("es", "en", "gl", "ca")       # each has a web.json in the catalog (tapete/i18n/<lang>/)
@@ -158,7 +158,7 @@ def mount(app: FastAPI, server: Server) -> None:
     @app.websocket("/api/lobby/stream")
     async def lobby_stream(websocket: WebSocket) -> None:
         """The lobby's live rows (phase, countdown, free seats) for anyone: a row each time a table's log grows."""
-        from tapete.server.app import _drain
+        from tapete.server.http.app import _drain
 
         await websocket.accept()
         if lobby_watchers[0] >= LOBBY_WATCHERS:     # an open door: a bounded one
@@ -268,7 +268,7 @@ def seats_free(server: Server, conn: Any, table_id: str) -> int | None:
     """Seats (or blackjack boxes) not taken by a bet of the round; None where the table seats anyone."""
     from sqlalchemy import select
 
-    from tapete.server.db import bets, casino_tables
+    from tapete.server.storage.db import bets, casino_tables
 
     spec = server.service.spec(table_id)
     round_id = conn.execute(select(casino_tables.c.round_id).where(casino_tables.c.id == table_id)).scalar()

@@ -23,9 +23,10 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from sqlalchemy import delete, func, insert, select, update
 
 from tapete.core.errors import TapeteError
-from tapete.server import ledger, staff_log
+from tapete.server.audit import staff_log
 from tapete.server.config import Security
-from tapete.server.db import Database, attempts, sessions, users
+from tapete.server.money import ledger
+from tapete.server.storage.db import Database, attempts, sessions, users
 
 SESSION_CACHE_S = 5.0
 CACHE_PRUNE_AT = 1024
@@ -51,7 +52,7 @@ def check_password(password: str, username: str = "") -> None:
 
 @functools.cache
 def common_passwords() -> frozenset[str]:
-    text = resources.files("tapete.server").joinpath("common_passwords.txt").read_text(encoding="utf-8")
+    text = resources.files("tapete.server.http").joinpath("common_passwords.txt").read_text(encoding="utf-8")
     return frozenset(line.strip().lower() for line in text.splitlines() if line.strip() and not line.startswith("#"))
 
 

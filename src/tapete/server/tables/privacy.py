@@ -24,7 +24,7 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
 
-from tapete.server.db import Database, meta_kv, users
+from tapete.server.storage.db import Database, meta_kv, users
 
 CACHE_S = 5.0
 DEFAULT = re.compile(r"^(seat|player)\s+\S{1,4}$", re.IGNORECASE)

@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from tapete.server.privacy import _players
+from tapete.server.tables.privacy import _players
 
 KEEP = 256
 

@@ -27,12 +27,12 @@ from sqlalchemy import Connection, insert, select, update
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Deal
 from tapete.engine.game import Game
-from tapete.server import ledger
-from tapete.server.db import meta_kv
+from tapete.server.money import ledger
+from tapete.server.storage.db import meta_kv
 
 if TYPE_CHECKING:
     from tapete.server.config import TableConfig
-    from tapete.server.tables import Ctx, TableService
+    from tapete.server.tables.service import Ctx, TableService
 
 log = logging.getLogger("tapete.server")
 
@@ -166,7 +166,7 @@ def op_sit(ctx: Ctx, user: str, seat: int, amount: int) -> dict[str, Any]:
 
 def op_leave(ctx: Ctx, user: str) -> dict[str, Any]:
     """Leave between hands: the whole stack back to the wallet (R: docs/rulings.md#circle-server-seating)."""
-    from tapete.server.tables import load_open_bets
+    from tapete.server.tables.service import load_open_bets
 
     t = ctx.table_id
     seating = load_seating(ctx.conn, t)
@@ -189,7 +189,7 @@ def op_leave(ctx: Ctx, user: str) -> dict[str, Any]:
 
 def _between_hands(ctx: Ctx, user: str, what: str) -> int:
     """The seat of a player who is not in the hand in progress (his chips in the pot belong to the hand)."""
-    from tapete.server.tables import load_open_bets
+    from tapete.server.tables.service import load_open_bets
 
     seat = next((s for s, p in load_seating(ctx.conn, ctx.table_id).items() if p == user), None)
     if seat is None:
@@ -246,7 +246,7 @@ def _free_rested_seats(ctx: Ctx, seating: dict[int, str]) -> dict[str, int]:
 def op_open(ctx: Ctx) -> dict[str, Any]:
     """The next hand: the seated players with chips, their forced bets posted from their stacks, the deal.
     A draw pot waiting for the next deal (a blank hand) is dealt again to the same players."""
-    from tapete.server import tables
+    from tapete.server.tables import service as tables
 
     tables.need_phase(ctx, "idle", "settled")
     carried = ctx.state is not None and not (ctx.row["booked"] or {}).get("rollover", True)

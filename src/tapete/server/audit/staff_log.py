@@ -17,8 +17,8 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select, text, update
 
-from tapete.server.audit import canonical
-from tapete.server.db import meta_kv, staff_log
+from tapete.server.audit.chains import canonical
+from tapete.server.storage.db import meta_kv, staff_log
 
 GENESIS = hashlib.sha256(b"tapete:staff").hexdigest()
 LOCK_KEY = 7411017

@@ -11,13 +11,17 @@ from sqlalchemy import insert, text
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Close, Deal, Limits, Outcome, Void
 from tapete.engine.serialize import from_json, to_json
-from tapete.server import banker, circle, fastjson, ledger, privacy, staff_log
+from tapete.server.audit import staff_log
 from tapete.server.config import check_table_values
-from tapete.server.db import rounds
-from tapete.server.fairness import commitment, draw_rng, event_document, new_seed, pick
-from tapete.server.round_end import conclude, reopen_announced, takes_bets
-from tapete.server.shoes import add_cards, open_state, prepare
-from tapete.server.table_ctx import (
+from tapete.server.http.views import redact
+from tapete.server.money import ledger
+from tapete.server.storage import fastjson
+from tapete.server.storage.db import rounds
+from tapete.server.tables import banker, circle, privacy
+from tapete.server.tables.fairness import commitment, draw_rng, event_document, new_seed, pick
+from tapete.server.tables.round_end import conclude, reopen_announced, takes_bets
+from tapete.server.tables.shoes import add_cards, open_state, prepare
+from tapete.server.tables.table_ctx import (
     STAFF,
     Ctx,
     apply_bet,
@@ -35,7 +39,6 @@ from tapete.server.table_ctx import (
     sync_stakes,
     wallet_balance,
 )
-from tapete.server.views import redact
 
 
 def op_open(ctx: Ctx, table: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from tapete.server.batch import BetBatches, BetRequest
+    from tapete.server.tables.batch import BetBatches, BetRequest
 
 log = logging.getLogger("tapete.server")
 

@@ -104,7 +104,7 @@ def verify_round(record: dict[str, Any]) -> dict[str, Any]:
         if not shoe.get("seed"):
             return {"ok": False, "checks": [{"check": "shoe", "ok": False,
                                              "detail": "the shoe's seed is revealed when the shoe ends"}]}
-        from tapete.server.shoes import prepare
+        from tapete.server.tables.shoes import prepare
 
         cards = list(prepare(game, record["jurisdiction"], record["table"], shoe["seed"])["cards"])
         dealt, start = shoe.get("dealt", []), shoe.get("start", 0)

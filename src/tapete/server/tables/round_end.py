@@ -8,11 +8,13 @@ from typing import Any
 from sqlalchemy import text, update
 
 from tapete.engine.events import Limits
-from tapete.server import banker, circle, fastjson
-from tapete.server.db import rounds
-from tapete.server.fairness import commitment
-from tapete.server.shoes import dealt_cards, open_state, shoe_over
-from tapete.server.table_ctx import (
+from tapete.server.http.views import state_view
+from tapete.server.storage import fastjson
+from tapete.server.storage.db import rounds
+from tapete.server.tables import banker, circle
+from tapete.server.tables.fairness import commitment
+from tapete.server.tables.shoes import dealt_cards, open_state, shoe_over
+from tapete.server.tables.table_ctx import (
     ENGINE_KINDS,
     Ctx,
     book,
@@ -21,7 +23,6 @@ from tapete.server.table_ctx import (
     settlement_doc,
     sync_stakes,
 )
-from tapete.server.views import state_view
 
 
 def conclude(ctx: Ctx) -> dict[str, Any]:

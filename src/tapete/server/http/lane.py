@@ -33,9 +33,9 @@ from pydantic import ValidationError
 from starlette.middleware.errors import ServerErrorMiddleware
 
 from tapete.core.errors import TapeteError
-from tapete.server.fanout import dumps
-from tapete.server.models import BetsIn
-from tapete.server.security import MAX_IDEMPOTENCY_KEY, fingerprint, replay_body, with_security_headers
+from tapete.server.http.fanout import dumps
+from tapete.server.http.models import BetsIn
+from tapete.server.http.security import MAX_IDEMPOTENCY_KEY, fingerprint, replay_body, with_security_headers
 
 PATH = re.compile(r"/api/tables/([^/]+)/bets")
 KEY = re.compile(rb"[\x21-\x7e]{1,%d}" % MAX_IDEMPOTENCY_KEY)
@@ -116,7 +116,7 @@ class BetLane:
         try:
             status, payload = 200, dumps(await self.server.writers.bet(table_id, user.username, items, idem))
         except TapeteError as exc:
-            from tapete.server.app import STATUS
+            from tapete.server.http.app import STATUS
 
             status, payload = STATUS.get(exc.code, 422), dumps(exc.document())
         except Exception as exc:                       # noqa: BLE001 - answered as the stack's outermost layer does

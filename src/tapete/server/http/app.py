@@ -21,14 +21,15 @@ from sqlalchemy import func, select, update
 
 import tapete
 from tapete.core.errors import TapeteError
-from tapete.server import audit, cage, circle, ledger, privacy, security, staff_log, views, web
-from tapete.server.auth import Auth, User, check_password
+from tapete.server.audit import chains as audit
+from tapete.server.audit import staff_log
 from tapete.server.config import CasinoConfig
-from tapete.server.db import Database, bets, casino_tables, ledger_tx, postings, rounds, users
-from tapete.server.fanout import Fanout
-from tapete.server.fanout import dumps as fanout_dumps
-from tapete.server.lane import App, BetLane
-from tapete.server.models import (
+from tapete.server.http import security, views, web
+from tapete.server.http.auth import Auth, User, check_password
+from tapete.server.http.fanout import Fanout
+from tapete.server.http.fanout import dumps as fanout_dumps
+from tapete.server.http.lane import App, BetLane
+from tapete.server.http.models import (
     ActIn,
     BetsIn,
     CloseIn,
@@ -45,9 +46,12 @@ from tapete.server.models import (
     UserIn,
     VoidIn,
 )
-from tapete.server.runtime import Broadcaster, Clock, Ownership
-from tapete.server.tables import TableService
-from tapete.server.writers import BetWriters
+from tapete.server.money import cage, ledger
+from tapete.server.storage.db import Database, bets, casino_tables, ledger_tx, postings, rounds, users
+from tapete.server.storage.writers import BetWriters
+from tapete.server.tables import circle, privacy
+from tapete.server.tables.runtime import Broadcaster, Clock, Ownership
+from tapete.server.tables.service import TableService
 
 log = logging.getLogger("tapete.server")
 

@@ -14,7 +14,7 @@ from tapete.core.errors import TapeteError
 from tapete.engine.game import Game
 from tapete.engine.registry import get_game
 from tapete.engine.serialize import to_json
-from tapete.server.shoes import open_state
+from tapete.server.tables.shoes import open_state
 
 HIDDEN_KEYS = ("seed",)          # never leave the server before the shoe ends
 SHOE_KEYS = ("shoe", "deck", "stub", "future", "packet")    # cards still to come, by any game's name for them
@@ -87,7 +87,7 @@ def doc_view(doc: Any, viewer: str | None = None, over: bool = False, state: Any
         mine = mine | OPEN_AT_THE_END
     out = redact(doc, mask=hidden, mine=mine)
     if hidden and isinstance(out, dict):
-        from tapete.server.poker_names import face_up
+        from tapete.server.tables.poker_names import face_up
 
         face_up(doc, out)                     # a card the croupier deals face up: on the table for all
     if over and isinstance(out, dict):
@@ -104,11 +104,11 @@ def doc_view(doc: Any, viewer: str | None = None, over: bool = False, state: Any
         if pots is not None:
             out["hand"]["pots"] = pots
     if hidden and state is not None:
-        from tapete.server.banker import reveal
+        from tapete.server.tables.banker import reveal
 
         reveal(get_game(game), state, doc, out, viewer, MASK)   # a player's bank: the holders see their hands
     if isinstance(out, dict):
-        from tapete.server.baccarat_points import hand_totals
+        from tapete.server.tables.baccarat_points import hand_totals
 
         hand_totals(out)                  # chemin de fer, dos paños: each hand's points as the viewer sees it
     return out
@@ -120,7 +120,7 @@ def named_hands(doc: dict[str, Any]) -> dict[str, str]:
     rnd = doc.get("round")
     hands = rnd.get("hands") if isinstance(rnd, dict) else None
     if doc.get("game") != "tripoker" or not isinstance(hands, dict):
-        from tapete.server.poker_names import five_card_names
+        from tapete.server.tables.poker_names import five_card_names
 
         return five_card_names(doc, _cards) if isinstance(doc, dict) else {}
     from tapete.games.poker.evaluator import category

@@ -29,11 +29,14 @@ from sqlalchemy.exc import IntegrityError
 from tapete.core.errors import TapeteError
 from tapete.engine.game import Game
 from tapete.engine.registry import get_game
-from tapete.server import audit, banker, circle, fastjson, hot, ledger
-from tapete.server.batch import BetBatches
+from tapete.server.audit import chains as audit
 from tapete.server.config import CasinoConfig, TableConfig
-from tapete.server.db import Database, bets, casino_tables, rounds
-from tapete.server.round_end import (  # noqa: F401 - re-exported: tapete.server.tables names them all
+from tapete.server.money import ledger
+from tapete.server.storage import fastjson, hot
+from tapete.server.storage.db import Database, bets, casino_tables, rounds
+from tapete.server.tables import banker, circle
+from tapete.server.tables.batch import BetBatches
+from tapete.server.tables.round_end import (  # noqa: F401 - re-exported: tapete.server.tables.service names them all
     conclude,
     end_of_coup_shoe,
     load_round_records,
@@ -41,7 +44,7 @@ from tapete.server.round_end import (  # noqa: F401 - re-exported: tapete.server
     round_events,
     takes_bets,
 )
-from tapete.server.round_ops import (  # noqa: F401 - re-exported: tapete.server.tables names them all
+from tapete.server.tables.round_ops import (  # noqa: F401 - re-exported: tapete.server.tables.service names them all
     acts_due,
     after_decision,
     after_outcome,
@@ -64,8 +67,8 @@ from tapete.server.round_ops import (  # noqa: F401 - re-exported: tapete.server
     outcome_name,
     preview_of,
 )
-from tapete.server.shoes import dealt_cards, find_shoe
-from tapete.server.table_ctx import (  # noqa: F401 - re-exported: tapete.server.tables names them all
+from tapete.server.tables.shoes import dealt_cards, find_shoe
+from tapete.server.tables.table_ctx import (  # noqa: F401 - re-exported: tapete.server.tables.service names them all
     ENGINE_KINDS,
     FINAL,
     PHASES,

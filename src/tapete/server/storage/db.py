@@ -34,7 +34,7 @@ from sqlalchemy import (
     text,
 )
 
-from tapete.server import fastjson
+from tapete.server.storage import fastjson
 
 DEFAULT_URL = "sqlite:///tapete.db"
 metadata = MetaData()
@@ -296,7 +296,7 @@ class Database:
             return False
 
     def migrate(self) -> None:
-        from tapete.server.migrations import upgrade
+        from tapete.server.storage.migrations import upgrade
 
         upgrade(self)
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from tapete.server import fastjson
+from tapete.server.storage import fastjson
 
 
 class Hot:

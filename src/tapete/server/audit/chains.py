@@ -16,8 +16,8 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from tapete.server import fastjson, hot
-from tapete.server.db import casino_tables, events
+from tapete.server.storage import fastjson, hot
+from tapete.server.storage.db import casino_tables, events
 
 
 def genesis(table_id: str) -> str:

@@ -14,10 +14,12 @@ from tapete.conformance.document import parse_event
 from tapete.core.errors import TapeteError
 from tapete.engine.game import Game
 from tapete.engine.serialize import from_json
-from tapete.server import banker, circle, fastjson, ledger
 from tapete.server.config import TableConfig
-from tapete.server.db import bets, casino_tables, idempotency, rounds
-from tapete.server.fairness import event_document
+from tapete.server.money import ledger
+from tapete.server.storage import fastjson
+from tapete.server.storage.db import bets, casino_tables, idempotency, rounds
+from tapete.server.tables import banker, circle
+from tapete.server.tables.fairness import event_document
 
 PHASES = ("idle", "betting", "closed", "acting", "confirming", "settled")
 FINAL = ("won", "lost", "push")

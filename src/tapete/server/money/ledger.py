@@ -25,8 +25,8 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, func, insert, select, text, update
 
 from tapete.core.errors import TapeteError
-from tapete.server import hot
-from tapete.server.db import accounts, ledger_tx, postings
+from tapete.server.storage import hot
+from tapete.server.storage.db import accounts, ledger_tx, postings
 
 NEGATIVE_FORBIDDEN = ("wallet", "stakes", "stack")
 

@@ -1,0 +1,1 @@
+"""Audit: the tables' hash chains, the staff log and their exports."""

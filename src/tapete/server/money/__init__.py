@@ -1,0 +1,1 @@
+"""Money: the double-entry ledger and the cage."""

@@ -1,0 +1,1 @@
+"""Storage: the database schema, migrations, the hot statements, the writer threads, JSON and memory."""
