@@ -76,6 +76,7 @@ def test_a_clean_database_passes(played: Any, database_url: str) -> None:
     assert report.ok, report.problems
     assert report.checked["ledger transactions"] >= 10 and report.checked["round records"] >= 1
     assert set(report.heads["ledger"]) == {"cage", "table:ruleta", "table:bj"}
+    assert played.get(None, "/api/health")["ledger_heads"] == report.heads["ledger"]   # where an inspector notes them
     # the heads it prints are the ones an inspector notes: given back, they pass
     heads = [f"ruleta={report.heads['tables']['ruleta']['hash']}", f"staff-log={report.heads['staff_log']['hash']}",
              f"ledger:cage={report.heads['ledger']['cage']['hash']}"]
@@ -103,7 +104,8 @@ def test_an_extra_balanced_transaction_is_reported(played: Any, database_url: st
     before = played.balance("ana")
     _five_thousand(played)
     assert played.balance("ana") == before + 500_000
-    assert played.ledger()["ok"]                  # the ledger's own check still holds: it balances
+    report = played.get("inspector", "/api/ledger")  # the ledger's own check still holds: it balances
+    assert report["ok"] and report["sum"] == 0
     code, out = verify(database_url)
     assert code == 1, out
     assert "is in no chain" in out and "float:ruleta -5 000.00 €" in out and "wallet:ana +5 000.00 €" in out, out
@@ -167,7 +169,7 @@ def test_a_round_record_alone_rewritten_is_reported(played: Any, database_url: s
     _rewrite_record(played, round_id, bet, amount * 2)
     code, out = verify(database_url)
     assert code == 1 and f"(id {round_id}): its record is not the one the table's log recorded" in out, out
-    assert f"the bet row says lost, returning 0.00 €; the record of round" in out, out
+    assert "the bet row says lost, returning 0.00 €; the record of round" in out, out
 
 
 def test_a_posting_edited_is_reported(played: Any, database_url: str) -> None:

@@ -26,6 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
+from sqlalchemy import Connection, select
+
+from tapete.server.storage.db import casino_tables, meta_kv
 
 CAGE = "cage"
 HEAD_KEY = "ledger-head:cage"
@@ -84,3 +87,13 @@ def parse_head(value: str | None, lane: str) -> tuple[int, str]:
         return 0, genesis(lane)
     seq, _, digest = value.partition(":")
     return int(seq), digest
+
+
+def heads(conn: Connection) -> dict[str, dict[str, Any]]:
+    """Every lane's stored head, {lane: {seq, hash}}: what an inspector notes beside the tables' log heads."""
+    out = {CAGE: dict(zip(("seq", "hash"), parse_head(
+        conn.execute(select(meta_kv.c.value).where(meta_kv.c.key == HEAD_KEY)).scalar(), CAGE), strict=True))}
+    for t, seq, digest in conn.execute(select(casino_tables.c.id, casino_tables.c.ledger_seq, casino_tables.c.ledger_hash)):
+        lane = Lane.of_table(t, seq, digest)
+        out[lane.name] = lane.mark()
+    return dict(sorted(out.items()))
