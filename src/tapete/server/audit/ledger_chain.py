@@ -50,8 +50,7 @@ def _line_key(line: tuple[str, int, str | None]) -> tuple[str, int, str]:
 def tx_hash(prev_hash: str, lane: str, seq: int, ts: float, kind: str, table_id: str | None, round_id: int | None,
             actor: str | None, memo: str | None, lines: Iterable[tuple[str, int, str | None]]) -> str:
     """The link of one transaction. orjson (C) over a list: this runs once per bet on the bet path."""
-    postings = sorted(((a, int(m), b) for a, m, b in lines), key=_line_key)
-    body = orjson.dumps([lane, seq, ts, kind, table_id, round_id, actor, memo, postings])
+    body = orjson.dumps([lane, seq, ts, kind, table_id, round_id, actor, memo, sorted(lines, key=_line_key)])
     return hashlib.sha256(prev_hash.encode() + body).hexdigest()
 
 
