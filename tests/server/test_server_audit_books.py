@@ -235,4 +235,4 @@ def test_upgrade_chains_an_existing_database(played: Any, database_url: str) -> 
 
 def test_verify_refuses_a_missing_database_in_one_line(tmp_path: Any) -> None:
     code, out = verify(f"sqlite:///{tmp_path / 'none.db'}")
-    assert code == 2 and out.startswith("error bad-option") and out.count("\n") == 1, out
+    assert code == 2 and json.loads(out)["error"]["code"] == "bad-option" and out.count("\n") == 1, out

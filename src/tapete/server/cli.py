@@ -214,7 +214,7 @@ def _verify_database(database: str | None, head: list[str], as_json: bool) -> No
         finally:
             db.dispose()
     except TapeteError as exc:
-        _error(exc.code, exc.message)
+        _document(exc)        # as the export's verification refuses: the error document, exit 2
     if as_json:
         print(json.dumps(report.as_dict()))
     else:
