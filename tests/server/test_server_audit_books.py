@@ -236,3 +236,62 @@ def test_upgrade_chains_an_existing_database(played: Any, database_url: str) -> 
 def test_verify_refuses_a_missing_database_in_one_line(tmp_path: Any) -> None:
     code, out = verify(f"sqlite:///{tmp_path / 'none.db'}")
     assert code == 2 and json.loads(out)["error"]["code"] == "bad-option" and out.count("\n") == 1, out
+
+
+def _rechain(c: Any, lane: str) -> None:
+    """The attacker's tool: the lane's transactions hashed again from the genesis, numbered afresh, its head moved."""
+    from tapete.server.audit.ledger_chain import CAGE, HEAD_KEY, Lane, genesis
+
+    with _db(c).write() as conn:
+        txs = conn.execute(text("SELECT id, ts, kind, table_id, round_id, actor, memo FROM ledger_tx WHERE chain = :l "
+                                "ORDER BY chain_seq"), {"l": lane}).all()
+        head = Lane(lane, 0, genesis(lane))
+        conn.execute(text("UPDATE ledger_tx SET chain_seq = -chain_seq WHERE chain = :l"), {"l": lane})
+        for tx_id, ts, kind, table_id, round_id, actor, memo in txs:
+            lines = [(a, int(m), b) for a, m, b in conn.execute(
+                text("SELECT account_id, amount, bet_id FROM postings WHERE tx_id = :t"), {"t": tx_id})]
+            _, seq, prev, digest = head.advance(ts, kind, table_id, round_id, actor, memo, lines)
+            conn.execute(text("UPDATE ledger_tx SET chain_seq = :s, prev_hash = :p, hash = :h WHERE id = :t"),
+                         {"s": seq, "p": prev, "h": digest, "t": tx_id})
+        if lane == CAGE:
+            conn.execute(text("UPDATE meta_kv SET value = :v WHERE key = :k"), {"v": f"{head.seq}:{head.hash}", "k": HEAD_KEY})
+        else:
+            conn.execute(text("UPDATE casino_tables SET ledger_seq = :s, ledger_hash = :h WHERE id = :t"),
+                         {"s": head.seq, "h": head.hash, "t": lane.split(":", 1)[1]})
+
+
+def _drop_tx(c: Any, tx: int) -> None:
+    """A transaction deleted with its postings, the balances put back as if it had never been."""
+    with _db(c).write() as conn:
+        for account, amount in conn.execute(text("SELECT account_id, amount FROM postings WHERE tx_id = :t"), {"t": tx}).all():
+            conn.execute(text("UPDATE accounts SET balance = balance - :m WHERE id = :a"), {"m": amount, "a": account})
+        conn.execute(text("DELETE FROM postings WHERE tx_id = :t"), {"t": tx})
+        conn.execute(text("DELETE FROM ledger_tx WHERE id = :t"), {"t": tx})
+
+
+def test_a_withdrawal_erased_and_the_cage_lane_rehashed_is_reported(played: Any, database_url: str) -> None:
+    tx = _one(played, "SELECT MAX(id) FROM ledger_tx WHERE kind = 'withdraw'")
+    _drop_tx(played, tx)
+    _rechain(played, "cage")
+    code, out = verify(database_url)
+    assert code == 1, out
+    assert f"the staff log names ledger transaction {tx}, which the cage's lane does not hold (deleted)" in out, out
+
+
+def test_a_settlement_erased_and_the_table_lane_rehashed_is_reported(played: Any, database_url: str) -> None:
+    tx = _one(played, "SELECT MIN(id) FROM ledger_tx WHERE kind = 'settle' AND table_id = 'ruleta'")
+    _drop_tx(played, tx)
+    _rechain(played, "table:ruleta")
+    code, out = verify(database_url)
+    assert code == 1, out
+    assert "table ruleta: its log record" in out and "which the ledger does not hold as recorded" in out, out
+
+
+def test_a_bet_row_or_a_round_row_deleted_is_reported(played: Any, database_url: str) -> None:
+    bet, round_id, _ = _lost_bet(played)
+    _sql(played, ("DELETE FROM bets WHERE table_id = 'ruleta' AND bet_id = :b", {"b": bet}),
+         ("DELETE FROM rounds WHERE id = :r", {"r": round_id}))
+    code, out = verify(database_url)
+    assert code == 1, out
+    assert f"bet {bet} of table ruleta: the ledger moves money for it but there is no such bet" in out, out
+    assert f"holds the hash of round record {round_id}, which the database does not have (deleted)" in out, out

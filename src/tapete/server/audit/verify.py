@@ -248,6 +248,9 @@ def _bindings(txs: dict[int, dict[str, Any]], lines: dict[int, list[Line]], mark
             report.add(f"table {t}: ledger transaction(s) {', '.join(map(str, extra))} "
                        f"({'; '.join(_describe(txs[i], lines) for i in extra[:3])}) come after the last one its log "
                        f"accounts for (number {accounted}): booked outside the table's operations")
+    cage = {tx["id"] for tx in by_lane.get(CAGE, {}).values()}
+    for tx_id in sorted(named_by_staff - cage):
+        report.add(f"the staff log names ledger transaction {tx_id}, which the cage's lane does not hold (deleted)")
     openings: set[str] = set()
     for _, tx in sorted(by_lane.get(CAGE, {}).items()):
         if tx["id"] in named_by_staff:
@@ -287,8 +290,14 @@ def _round_records(conn: Connection, marks: dict[str, Marks], report: Report) ->
     raw = "CAST(record AS TEXT)" if conn.dialect.name == "postgresql" else "record"
     settled: dict[tuple[str, str], tuple[int, str, int]] = {}
     count = 0
-    for rid, t, number, text in conn.exec_driver_sql(
-            f"SELECT id, table_id, number, {raw} FROM rounds WHERE record IS NOT NULL ORDER BY id"):
+    found = conn.exec_driver_sql(f"SELECT id, table_id, number, {raw} FROM rounds WHERE record IS NOT NULL ORDER BY id").all()
+    have = {(t, int(rid)) for rid, t, _, _ in found}
+    for t, m in sorted(marks.items()):
+        for rid, (log_seq, _) in sorted(m.records.items()):
+            if (t, rid) not in have:
+                report.add(f"table {t}: its log record {log_seq} holds the hash of round record {rid}, which the "
+                           "database does not have (deleted)")
+    for rid, t, number, text in found:
         count += 1
         mark = marks.get(t, Marks()).records.get(int(rid))
         digest = chains.text_hash(text)
@@ -317,18 +326,24 @@ def _bets(conn: Connection, txs: dict[int, dict[str, Any]], lines: dict[int, lis
                                  "ORDER BY table_id, bet_id").all()
     for t, bet, _, player, *_ in found:
         purses[(t, bet)] = {f"wallet:{player}", f"stack:{t}:{player}"}
+    posted: set[tuple[str, str]] = set()
     for tx_id, tx_lines in lines.items():
         tx = txs.get(tx_id)
         if tx is None or tx["table_id"] is None:
             continue
         for _, account, amount, bet in tx_lines:
-            key = (tx["table_id"], bet or "")
-            if bet is None or account not in purses.get(key, ()):
+            if bet is None:
+                continue
+            key = (tx["table_id"], bet)
+            posted.add(key)
+            if account not in purses.get(key, ()):
                 continue
             if tx["kind"] == "settle":
                 moved[key]["returned"] += amount
             else:
                 moved[key]["staked"] -= amount
+    for t, bet in sorted(posted - set(purses)):
+        report.add(f"bet {bet} of table {t}: the ledger moves money for it but there is no such bet (its row was deleted)")
     for t, bet, _, player, status, collected, returned in found:
         m = moved[(t, bet)]
         collected, returned = int(collected), int(returned)
