@@ -52,6 +52,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     paths["folder"] = str(d / "folder")
     paths["missing"] = str(d / "missing.json")
     paths["db"] = f"sqlite:///{d / 'audit.db'}"
+    paths["sha"] = "ab" * 32
     from tapete.server.storage.db import Database
 
     db = Database(paths["db"])
@@ -105,7 +106,10 @@ CASES: dict[str, list[tuple[list[str], str]]] = {
                      (["--database", "{db}", "--out", "{folder}"], "--out")],
     "audit verify": [(["{binary}"], "binary"), (["{latin1}"], "UTF-8"), (["{missing}"], "no file"),
                      (["{folder}"], "folder"), (["{no-table-id}"], "table_id"), (["{bad-types}"], "seq"),
-                     (["{notjson}"], "malformed JSON")],
+                     (["{notjson}"], "malformed JSON"), (["--database", "foo://bar"], "--database"),
+                     (["--database", "sqlite:///{folder}/none.db"], "no database file"),
+                     (["--database", "{db}", "--head", "ruleta=zz"], "--head"),
+                     (["--database", "{db}", "--head", "{sha}"], "NAME=HASH")],
     "bingo": [(["--cards", "0"], "--cards"), (["--cards", "-3"], "--cards"), (["--seed", "zz"], "--seed"),
               (["--price", "abc"], "--price"), (["--price", "Infinity"], "--price"), (["--delay", "-1"], "--delay"),
               (["-j", "XX", "--delay", "0"], "XX"), (["--cards", "0", "--json"], "--cards"),

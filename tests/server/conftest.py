@@ -165,6 +165,11 @@ class Casino:
         report = self.get("inspector", "/api/ledger")
         assert report["ok"], report
         assert report["sum"] == 0
+        from tapete.server.audit.verify import verify_database
+
+        # and the books reconcile with the chained logs (tapete audit verify)
+        books = verify_database(self.client.app.state.server.db)
+        assert books.ok, books.problems
         return report
 
 

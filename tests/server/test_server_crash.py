@@ -120,9 +120,18 @@ def check_books(url: str, players: list[Player]) -> dict[str, Any]:
             chain = audit.verify_chain(audit.iter_rows(conn))
             assert chain["ok"], chain
             kinds = [r["kind"] for r in audit.iter_rows(conn, "ruleta")]
-            return {"bets": len(rows), "recovered": kinds.count("recovered"), "report": report}
     finally:
         engine.dispose()
+    from tapete.server.audit.verify import verify_database  # and the books reconcile with the chained logs
+    from tapete.server.storage.db import Database
+
+    db = Database(url)
+    try:
+        books = verify_database(db)
+        assert books.ok, books.problems
+    finally:
+        db.dispose()
+    return {"bets": len(rows), "recovered": kinds.count("recovered"), "report": report}
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])

@@ -136,18 +136,24 @@ def audit_export(
 
 @audit_app.command("verify")
 def audit_verify(
-    file: Annotated[str, typer.Argument(help="a JSON-lines export")],
+    file: Annotated[str | None, typer.Argument(help="a JSON-lines export; none: the database (--database)")] = None,
     head: Annotated[list[str] | None, typer.Option(
         "--head", help="the expected hash of a table's last record (the inspector page, /api/health's log_heads), "
-                       "as HASH for a one-table export or TABLE=HASH; repeatable")] = None,
+                       "as HASH for a one-table export or TABLE=HASH; with a database also staff-log=HASH and "
+                       "ledger:LANE=HASH (the heads this command prints); repeatable")] = None,
+    database: Annotated[str | None, typer.Option(help="database URL (default: TAPETE_DATABASE_URL, tapete.db)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="the database's report as JSON")] = False,
 ) -> None:
     """Re-check an exported log's hash chain, and that it ends at the expected head: a cut-off or
     rewritten tail links up perfectly, only the head gives it away (exit 1: a broken chain; 2: FILE is not an
-    export)."""
+    export). Without FILE, reconcile the database's books with its chained logs (docs/server.md § Audit): the
+    ledger's chains, every posting, balance, round record and bet; each discrepancy one sentence, exit 1."""
     from tapete import cli_args
     from tapete.core.errors import TapeteError
     from tapete.server.audit import chains as audit
 
+    if file is None:
+        _verify_database(database, head or [], as_json)
     try:
         records = []
         for n, line in enumerate(cli_args.read_text(file, "FILE").splitlines(), 1):
@@ -183,6 +189,40 @@ def audit_verify(
         _document(TapeteError("bad-document", f"FILE: an event record of the wrong shape ({type(exc).__name__})"))
     print(json.dumps(chain))
     raise typer.Exit(0 if chain["ok"] else 1)
+
+
+def _verify_database(database: str | None, head: list[str], as_json: bool) -> NoReturn:
+    from tapete import cli_args
+    from tapete.core.errors import TapeteError
+    from tapete.server.audit.verify import verify_database
+
+    try:
+        expected: dict[str, str | tuple[int, str]] = {}
+        for item in head:
+            name, _, digest = item.rpartition("=")
+            if not name:
+                raise TapeteError("bad-option", "--head: with a database, give NAME=HASH (a table, staff-log, ledger:LANE)")
+            if not re.fullmatch(r"[0-9a-fA-F]{64}", digest.strip()):
+                raise TapeteError("bad-option", f"--head: {digest.strip()[:80]!r} is not a SHA-256 hash (64 hex digits)")
+            expected[name] = digest.strip().lower()
+        db = cli_args.open_database(database, must_exist=True)
+        try:
+            report = verify_database(db, expected)
+        except Exception as exc:  # noqa: BLE001 - one line, never a traceback (an older or foreign schema)
+            raise TapeteError("bad-option", f"--database: not a tapete database at the current schema "
+                                            f"(run `tapete serve` on it once to migrate): {type(exc).__name__}") from None
+        finally:
+            db.dispose()
+    except TapeteError as exc:
+        _document(exc)        # as the export's verification refuses: the error document, exit 2
+    if as_json:
+        print(json.dumps(report.as_dict()))
+    else:
+        for sentence in report.problems:
+            print(sentence)
+        counts = ", ".join(f"{n} {what}" for what, n in report.checked.items())
+        print(f"{'the books hold' if report.ok else f'{len(report.problems)} discrepancies'}: checked {counts}")
+    raise typer.Exit(0 if report.ok else 1)
 
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")

@@ -24,6 +24,11 @@ def genesis(table_id: str) -> str:
     return hashlib.sha256(f"tapete:{table_id}".encode()).hexdigest()
 
 
+def text_hash(text: str) -> str:
+    """The hash of a text as stored (a round record: the chain holds the hash of what the database holds)."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 

@@ -22,7 +22,7 @@ from sqlalchemy import func, select, update
 import tapete
 from tapete.core.errors import TapeteError
 from tapete.server.audit import chains as audit
-from tapete.server.audit import staff_log
+from tapete.server.audit import ledger_chain, staff_log
 from tapete.server.config import CasinoConfig
 from tapete.server.http import security, views, web
 from tapete.server.http.auth import Auth, User, check_password
@@ -240,13 +240,15 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         """Whether the database answers, the version, and the tables this process drives."""
         ok = db.ping()
         heads: dict[str, Any] = {}
+        lanes: dict[str, Any] = {}
         if ok:      # each table's log head (seq, hash): an inspector notes it to check an export offline
             with db.read() as conn:
                 heads = {t: {"seq": s, "hash": h} for t, (s, h) in sorted(audit.heads(conn).items())}
+                lanes = ledger_chain.heads(conn)
         return {"status": "ok" if ok else "degraded", "database": {"reachable": ok, "dialect": db.dialect},
                 "version": tapete.__version__, "casino": server.config.casino.name,
                 "uptime_s": round(time.time() - server.started, 1), "owned_tables": sorted(server.ownership.owned),
-                "log_heads": heads}
+                "log_heads": heads, "ledger_heads": lanes}
 
     @app.get("/api/games", tags=["service"])
     def games() -> dict[str, Any]:

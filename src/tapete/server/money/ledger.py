@@ -12,6 +12,9 @@ Accounts (integer cents; a positive balance is what the casino holds for that pu
 
 Since each transaction balances, the sum of all balances is always zero; `check()` proves it from the
 postings, and that every balance equals the sum of its postings.
+
+Every transaction is linked into a hash chain (audit/ledger_chain.py): a table's operations pass their table's
+lane (`Lane`, held under the table's lock), everything else goes into the cage lane, locked and advanced here.
 """
 
 from __future__ import annotations
@@ -25,8 +28,9 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, func, insert, select, text, update
 
 from tapete.core.errors import TapeteError
+from tapete.server.audit.ledger_chain import CAGE, HEAD_KEY, LOCK_KEY, Lane, parse_head
 from tapete.server.storage import hot
-from tapete.server.storage.db import accounts, ledger_tx, postings
+from tapete.server.storage.db import accounts, ledger_tx, meta_kv, postings
 
 NEGATIVE_FORBIDDEN = ("wallet", "stakes", "stack")
 
@@ -96,18 +100,40 @@ _CREDIT = (update(accounts).where(accounts.c.id == bindparam("aid"))
 _DEBIT_GUARDED = (update(accounts).where(accounts.c.id == bindparam("aid"), accounts.c.balance >= bindparam("need"))
                   .values(balance=accounts.c.balance + bindparam("delta")).returning(accounts.c.balance))
 _TX = insert(ledger_tx).values(ts=bindparam("ts"), kind=bindparam("kind"), table_id=bindparam("table_id"),
-                               round_id=bindparam("round_id"), actor=bindparam("actor"), memo=bindparam("memo"))
+                               round_id=bindparam("round_id"), actor=bindparam("actor"), memo=bindparam("memo"),
+                               chain=bindparam("chain"), chain_seq=bindparam("chain_seq"),
+                               prev_hash=bindparam("prev_hash"), hash=bindparam("hash"))
+_CHAIN = ("chain", "chain_seq", "prev_hash", "hash")
 
 
-def commit(conn: Connection, entry: Entry, balances: bool = True) -> dict[str, int] | None:
+def cage_lane(conn: Connection) -> Lane:
+    """The cage lane's head, locked (PostgreSQL: a transaction-scoped advisory lock, taken before any balance
+    moves so that two cage transactions never wait on each other's account rows; SQLite: the single writer)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": LOCK_KEY})
+    seq, digest = parse_head(conn.execute(select(meta_kv.c.value).where(meta_kv.c.key == HEAD_KEY)).scalar(), CAGE)
+    return Lane(CAGE, seq, digest)
+
+
+def store_cage_head(conn: Connection, lane: Lane) -> None:
+    value = f"{lane.seq}:{lane.hash}"
+    if conn.execute(update(meta_kv).where(meta_kv.c.key == HEAD_KEY).values(value=value)).rowcount == 0:
+        conn.execute(insert(meta_kv).values(key=HEAD_KEY, value=value, flag=None))
+
+
+def commit(conn: Connection, entry: Entry, balances: bool = True, lane: Lane | None = None) -> dict[str, int] | None:
     """Write one balanced transaction; refuse (insufficient-funds) any that would make a wallet negative.
     Returns the new balance of every account it touched (None for an empty transaction); with
-    `balances=False` only those of the guarded debits (`_tx` always)."""
+    `balances=False` only those of the guarded debits (`_tx` always). `lane`: the table's ledger lane, which
+    the caller holds under the table's lock; None: the cage lane, locked and stored here."""
     if not entry.lines:
         return None
     total = sum(amount for _, amount, _ in entry.lines)
     if total != 0:
         raise AssertionError(f"unbalanced transaction {entry.kind}: {entry.lines}")
+    cage = lane is None
+    if lane is None:
+        lane = cage_lane(conn)
     net: dict[str, int] = {}
     for account, amount, _ in entry.lines:
         net[account] = net.get(account, 0) + amount
@@ -128,8 +154,11 @@ def commit(conn: Connection, entry: Entry, balances: bool = True) -> dict[str, i
             who = account.split(":", 1)[-1]
             raise TapeteError("insufficient-funds", f"{who} has {exists[0]} cents: {-delta} are needed")
         balances_after[account] = int(row[0])
-    tx = {"ts": time.time(), "kind": entry.kind, "table_id": entry.table_id, "round_id": entry.round_id,
-          "actor": entry.actor, "memo": entry.memo}
+    ts = time.time()
+    tx = {"ts": ts, "kind": entry.kind, "table_id": entry.table_id, "round_id": entry.round_id,
+          "actor": entry.actor, "memo": entry.memo,
+          **dict(zip(_CHAIN, lane.advance(ts, entry.kind, entry.table_id, entry.round_id, entry.actor, entry.memo,
+                                          entry.lines), strict=True))}
     if conn.dialect.name == "postgresql" and len(entry.lines) <= _ONE_TRIP_LINES:
         # PostgreSQL: the transaction and its postings in one statement (one round trip, not two)
         params = dict(tx)
@@ -139,6 +168,8 @@ def commit(conn: Connection, entry: Entry, balances: bool = True) -> dict[str, i
     else:
         tx_id = conn.execute(_TX, tx).inserted_primary_key[0]
         hot.POSTING_INSERT.many(conn, [(tx_id, a, m, b) for a, m, b in entry.lines])
+    if cage:
+        store_cage_head(conn, lane)
     balances_after["_tx"] = int(tx_id)
     return balances_after
 
@@ -167,10 +198,13 @@ def _add_unguarded(conn: Connection, net: dict[str, int]) -> None:
 _BALANCES = (select(accounts.c.id, accounts.c.balance).where(accounts.c.id.in_(bindparam("ids", expanding=True)))
              .order_by(accounts.c.id))
 _BALANCES_LOCKED = _BALANCES.with_for_update()
-_TX_MANY_PG = ("INSERT INTO ledger_tx (ts, kind, table_id, round_id, actor, memo) "
-               "SELECT v.ts, v.kind, v.table_id, v.round_id, v.actor, v.memo FROM unnest(CAST(%b AS DOUBLE PRECISION[]), "
-               "CAST(%b AS TEXT[]), CAST(%b AS TEXT[]), CAST(%b AS INTEGER[]), CAST(%b AS TEXT[]), CAST(%b AS TEXT[])) "
-               "WITH ORDINALITY AS v(ts, kind, table_id, round_id, actor, memo, n) ORDER BY v.n RETURNING id")
+_TX_MANY_PG = ("INSERT INTO ledger_tx (ts, kind, table_id, round_id, actor, memo, chain, chain_seq, prev_hash, hash) "
+               "SELECT v.ts, v.kind, v.table_id, v.round_id, v.actor, v.memo, v.chain, v.chain_seq, v.prev_hash, v.hash "
+               "FROM unnest(CAST(%b AS DOUBLE PRECISION[]), "
+               "CAST(%b AS TEXT[]), CAST(%b AS TEXT[]), CAST(%b AS INTEGER[]), CAST(%b AS TEXT[]), CAST(%b AS TEXT[]), "
+               "CAST(%b AS TEXT[]), CAST(%b AS INTEGER[]), CAST(%b AS TEXT[]), CAST(%b AS TEXT[])) "
+               "WITH ORDINALITY AS v(ts, kind, table_id, round_id, actor, memo, chain, chain_seq, prev_hash, hash, n) "
+               "ORDER BY v.n RETURNING id")
 
 
 class Batch:
@@ -182,13 +216,15 @@ class Batch:
     Sound because the balances cannot move under the batch: they are read inside its write transaction
     (SQLite's single writer; on PostgreSQL the rows are locked FOR UPDATE, in id order like `commit`); the
     database's CHECK on wallets, stakes and stacks stays the backstop. An entry refused here (short of
-    funds) leaves no trace in the batch, so it does not fail its neighbours."""
+    funds) leaves no trace in the batch, so it does not fail its neighbours. Each entry taken is linked into
+    the table's ledger lane at once, in the order taken (the order `flush` writes them)."""
 
-    def __init__(self, conn: Connection, prefetch: Iterable[str] = ()) -> None:
+    def __init__(self, conn: Connection, prefetch: Iterable[str] = (), *, lane: Lane) -> None:
         self.conn = conn
+        self.lane = lane
         self.balances: dict[str, int] = {}
         self.deltas: dict[str, int] = {}
-        self.entries: list[tuple[Entry, float]] = []
+        self.entries: list[tuple[Entry, float, tuple[str, int, str, str]]] = []
         self._fetch(prefetch)
 
     def _fetch(self, ids: Iterable[str]) -> None:
@@ -227,7 +263,9 @@ class Batch:
         for account, now in after.items():          # every check passed: only now does the batch take it
             self.deltas[account] = self.deltas.get(account, 0) + now - self.balances[account]
             self.balances[account] = now
-        self.entries.append((entry, time.time()))
+        ts = time.time()
+        self.entries.append((entry, ts, self.lane.advance(ts, entry.kind, entry.table_id, entry.round_id, entry.actor,
+                                                          entry.memo, entry.lines)))
         return after
 
     def flush(self) -> None:
@@ -235,7 +273,7 @@ class Batch:
         if not self.entries:
             return
         hot.ACCOUNT_ADD.many(self.conn, [(d, a) for a, d in sorted(self.deltas.items()) if d])
-        txs = [(ts, e.kind, e.table_id, e.round_id, e.actor, e.memo) for e, ts in self.entries]
+        txs = [(ts, e.kind, e.table_id, e.round_id, e.actor, e.memo, *link) for e, ts, link in self.entries]
         if self.conn.dialect.name == "sqlite":
             # One executemany; the single writer's rowids are consecutive, the last one read back (SQLite's
             # RETURNING in parameter order would be a statement per row).
@@ -248,7 +286,7 @@ class Batch:
             # (ORDER BY the ordinality), so the serial ids they draw rise in that order.
             found = self.conn.exec_driver_sql(_TX_MANY_PG, tuple(list(c) for c in zip(*txs, strict=True)))
             ids = sorted(int(r[0]) for r in found)
-        hot.POSTING_INSERT.many(self.conn, [(tx_id, a, m, b) for tx_id, (e, _) in zip(ids, self.entries, strict=True)
+        hot.POSTING_INSERT.many(self.conn, [(tx_id, a, m, b) for tx_id, (e, _, _) in zip(ids, self.entries, strict=True)
                                             for a, m, b in e.lines])
         self.entries, self.deltas = [], {}
 
@@ -256,8 +294,8 @@ class Batch:
 @lru_cache(maxsize=_ONE_TRIP_LINES)
 def _tx_with_postings(n: int) -> Any:
     rows = ", ".join(f"(CAST(:a{i} AS VARCHAR), CAST(:m{i} AS BIGINT), CAST(:b{i} AS VARCHAR))" for i in range(n))
-    return text("WITH t AS (INSERT INTO ledger_tx (ts, kind, table_id, round_id, actor, memo) "
-                "VALUES (:ts, :kind, :table_id, :round_id, :actor, :memo) RETURNING id), "
+    return text("WITH t AS (INSERT INTO ledger_tx (ts, kind, table_id, round_id, actor, memo, chain, chain_seq, prev_hash, hash) "
+                "VALUES (:ts, :kind, :table_id, :round_id, :actor, :memo, :chain, :chain_seq, :prev_hash, :hash) RETURNING id), "
                 "p AS (INSERT INTO postings (tx_id, account_id, amount, bet_id) "
                 f"SELECT t.id, v.a, v.m, v.b FROM t CROSS JOIN (VALUES {rows}) AS v(a, m, b)) "
                 "SELECT id FROM t")

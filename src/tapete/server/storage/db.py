@@ -84,6 +84,12 @@ ledger_tx = Table(
     Column("round_id", Integer, nullable=True),
     Column("actor", String(64), nullable=True),
     Column("memo", Text, nullable=True),
+    # The ledger's hash chain (audit/ledger_chain.py): the lane (table:<id> or cage), the place in it, the links.
+    Column("chain", String(80), nullable=True),
+    Column("chain_seq", Integer, nullable=True),
+    Column("prev_hash", String(64), nullable=True),
+    Column("hash", String(64), nullable=True),
+    Index("ux_ledger_tx_chain", "chain", "chain_seq", unique=True),
 )
 
 postings = Table(
@@ -120,6 +126,8 @@ casino_tables = Table(
     Column("history", JSON, nullable=True),               # the last outcomes, newest last
     Column("log_seq", Integer, nullable=False, default=0),
     Column("log_hash", String(64), nullable=False),
+    Column("ledger_seq", Integer, nullable=False, default=0, server_default="0"),   # the head of the table's
+    Column("ledger_hash", String(64), nullable=True),                              # ledger lane (None: genesis)
     Column("updated_at", Float, nullable=False),
 )
 

@@ -82,7 +82,8 @@ EVENT_INSERT = insert("events", "table_id TEXT, seq INTEGER, ts DOUBLE PRECISION
                                 "prev_hash TEXT, hash TEXT")
 IDEM_INSERT = insert("idempotency", "key TEXT, fingerprint TEXT, status INTEGER, response JSON, created_at DOUBLE PRECISION")
 POSTING_INSERT = insert("postings", "tx_id INTEGER, account_id TEXT, amount BIGINT, bet_id TEXT")
-LEDGER_TX_INSERT = insert("ledger_tx", "ts DOUBLE PRECISION, kind TEXT, table_id TEXT, round_id INTEGER, actor TEXT, memo TEXT")
+LEDGER_TX_INSERT = insert("ledger_tx", "ts DOUBLE PRECISION, kind TEXT, table_id TEXT, round_id INTEGER, actor TEXT, memo TEXT, "
+                                      "chain TEXT, chain_seq INTEGER, prev_hash TEXT, hash TEXT")
 ACCOUNT_ADD = update("accounts", "balance+ BIGINT", "id TEXT")
 
 

@@ -82,7 +82,7 @@ def sweep(ctx: Ctx) -> None:
     left = ledger.balance(ctx.conn, banca(ctx.table_id))
     if left:
         ledger.commit(ctx.conn, ledger.Entry("settle", ctx.table_id, ctx.row["round_id"], ctx.actor, memo="bank rounding")
-                      .move(banca(ctx.table_id), ledger.float_(ctx.table_id), left))
+                      .move(banca(ctx.table_id), ledger.float_(ctx.table_id), left), lane=ctx.lane)
 
 
 def summary(game: Game, state: Any) -> dict[str, Any] | None:

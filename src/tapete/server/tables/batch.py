@@ -191,7 +191,8 @@ class BetBatches:
             seen = hot.committed_keys(conn, keys)
             ctx = service._load(conn, spec, None)
             if len(batch) > 1:    # the batch's ledger entries checked in memory and written together (ledger.Batch)
-                ctx.pending_ledger = ledger.Batch(conn, sorted({ledger.wallet(r.user) for r in batch} | {ledger.stakes(table_id)}))
+                ctx.pending_ledger = ledger.Batch(conn, sorted({ledger.wallet(r.user) for r in batch} | {ledger.stakes(table_id)}),
+                                                  lane=ctx.lane)
             for r in batch:
                 if r.idem and r.idem[0] in seen:        # a retry of a request already committed: its first answer
                     row = seen[r.idem[0]]

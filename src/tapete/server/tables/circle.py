@@ -156,7 +156,7 @@ def op_sit(ctx: Ctx, user: str, seat: int, amount: int) -> dict[str, Any]:
     account = ledger.stack(t, user)
     ledger.ensure_account(ctx.conn, account, owner=user)
     after = ledger.commit(ctx.conn, ledger.Entry("buy-in", t, None, user, memo=f"seat {seat}")
-                          .move(ledger.wallet(user), account, amount)) or {}
+                          .move(ledger.wallet(user), account, amount), lane=ctx.lane) or {}
     seating[seat] = user
     save_seating(ctx.conn, t, seating)
     ctx.emit("sit", {"seat": seat, "player": user, "buy_in": amount})
@@ -179,7 +179,7 @@ def op_leave(ctx: Ctx, user: str) -> dict[str, Any]:
     account = ledger.stack(t, user)
     stack = ledger.balance(ctx.conn, account)
     after = ledger.commit(ctx.conn, ledger.Entry("cash-out", t, None, user, memo=f"seat {seat}")
-                          .move(account, ledger.wallet(user), stack)) or {}
+                          .move(account, ledger.wallet(user), stack), lane=ctx.lane) or {}
     del seating[seat]
     save_seating(ctx.conn, t, seating)
     ctx.emit("leave", {"seat": seat, "player": user, "cash_out": stack})
@@ -208,7 +208,7 @@ def op_rebuy(ctx: Ctx, user: str, amount: int) -> dict[str, Any]:
     ctx.game.check_table_rebuy(ctx.jurisdiction, table, amount)  # type: ignore[attr-defined]
     account = ledger.stack(ctx.table_id, user)
     after = ledger.commit(ctx.conn, ledger.Entry("rebuy", ctx.table_id, None, user, memo=f"seat {seat}")
-                          .move(ledger.wallet(user), account, amount)) or {}
+                          .move(ledger.wallet(user), account, amount), lane=ctx.lane) or {}
     ctx.emit("rebuy", {"seat": seat, "player": user, "amount": amount})
     return {"table": ctx.table_id, "seat": seat, "player": user, "stack": after.get(account),
             "balance": after.get(ledger.wallet(user), ledger.balance(ctx.conn, ledger.wallet(user)))}

@@ -96,7 +96,9 @@ log = logging.getLogger("tapete.server")
 
 _LOAD = select(*[c for c in casino_tables.c if c.name != "state"]).where(casino_tables.c.id == bindparam("tid"))
 _LOAD_LOCKED = _LOAD.with_for_update()
-_HOT_COLUMNS = frozenset({"bet_seq", "log_seq", "log_hash", "version", "updated_at"})
+_HOT_COLUMNS = frozenset({"bet_seq", "log_seq", "log_hash", "version", "updated_at", "ledger_seq", "ledger_hash"})
+_ROUND_RECORD = {"sqlite": "UPDATE rounds SET record = ? WHERE id = ?",
+                 "postgresql": "UPDATE rounds SET record = CAST(%s AS JSON) WHERE id = %s"}
 _TABLE_HOT = update(casino_tables).where(casino_tables.c.id == bindparam("tid")).values(
     **{k: bindparam(k) for k in sorted(_HOT_COLUMNS)})
 _TABLE_HOT_NOTIFY = text("WITH u AS (UPDATE casino_tables SET " + ", ".join(f"{k} = :{k}" for k in sorted(_HOT_COLUMNS))
@@ -236,8 +238,21 @@ class TableService:
         changed = [ctx.open_bets[b] for b in sorted(ctx.changed_bets - set(ctx.new_bets))]  # type: ignore[index]
         hot.BET_SETTLE.many(conn, [(b["collected"], b["returned"], b["status"], b.get("settled_at"), ctx.table_id, b["bet_id"])
                                    for b in changed])
+        marks: dict[str, Any] = {}
         if ctx.round_dirty and ctx.round_record is not None:
-            conn.execute(update(rounds).where(rounds.c.id == ctx.row["round_id"]).values(record=ctx.round_record))
+            # The record as the text written, and that text's hash in the table's chain (audit/verify.py).
+            record_text = fastjson.dumps(ctx.round_record)
+            conn.exec_driver_sql(_ROUND_RECORD[self.db.dialect], (record_text, ctx.row["round_id"]))
+            marks["round_record"] = {"id": ctx.row["round_id"], "sha256": audit.text_hash(record_text)}
+        if ctx.lane is not None and ctx.lane.moved:
+            # The ledger lane's head after this operation's transactions, stored with the table and in its chain.
+            ctx.set(ledger_seq=ctx.lane.seq, ledger_hash=ctx.lane.hash)
+            marks["ledger"] = ctx.lane.mark()
+        if marks:
+            if ctx.records:
+                ctx.records[-1][2].update(marks)
+            else:
+                ctx.emit("books", marks)
         if not (ctx.dirty or ctx.state_changed or ctx.bets_applied or ctx.records):
             return []
         values = {k: ctx.row[k] for k in ctx.dirty}

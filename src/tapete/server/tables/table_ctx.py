@@ -14,6 +14,7 @@ from tapete.conformance.document import parse_event
 from tapete.core.errors import TapeteError
 from tapete.engine.game import Game
 from tapete.engine.serialize import from_json
+from tapete.server.audit.ledger_chain import Lane
 from tapete.server.config import TableConfig
 from tapete.server.money import ledger
 from tapete.server.storage import fastjson
@@ -65,6 +66,11 @@ class Ctx:
     round_dirty: bool = False
     opening: Callable[[TableConfig], bool] | None = None
     pending_ledger: ledger.Batch | None = None   # a batch of bets: entries checked in memory, written together
+    lane: Lane | None = None             # the table's ledger lane (audit/ledger_chain.py), held under its lock
+
+    def __post_init__(self) -> None:
+        if self.lane is None:
+            self.lane = Lane.of_table(self.spec.id, self.row.get("ledger_seq"), self.row.get("ledger_hash"))
 
     def open_now(self) -> bool:
         return self.opening(self.spec) if self.opening else True
@@ -217,7 +223,7 @@ def load_open_bets(ctx: Ctx) -> dict[str, dict[str, Any]]:
 
 def commit_entry(ctx: Ctx, entry: ledger.Entry) -> dict[str, int] | None:
     """The entry written now, or taken into the batch's ledger (batch.py) to be written with the batch's."""
-    return ctx.pending_ledger.add(entry) if ctx.pending_ledger is not None else ledger.commit(ctx.conn, entry)
+    return ctx.pending_ledger.add(entry) if ctx.pending_ledger is not None else ledger.commit(ctx.conn, entry, lane=ctx.lane)
 
 
 def wallet_balance(ctx: Ctx, user: str) -> int:
@@ -240,7 +246,7 @@ def sync_stakes(ctx: Ctx, doc: dict[str, Any] | None, only: list[str] | None = N
             entry.move(circle.purse(ctx, b["player"]), banker.stake_account(ctx, b["kind"]), delta, bet_id)
             b["collected"] = staked
             ctx.changed_bets.add(bet_id)
-    ledger.commit(ctx.conn, entry, balances=False)
+    ledger.commit(ctx.conn, entry, balances=False, lane=ctx.lane)
 
 
 def book(ctx: Ctx, doc: dict[str, Any], include_void: bool) -> dict[str, dict[str, Any]]:
@@ -283,7 +289,7 @@ def book(ctx: Ctx, doc: dict[str, Any], include_void: bool) -> dict[str, dict[st
     if paid_commission or carry != booked.get("carry", {}):
         booked.update(commission=doc["house"].get("commission", 0), carry=carry)
         ctx.set(booked=booked)
-    ledger.commit(ctx.conn, entry, balances=False)
+    ledger.commit(ctx.conn, entry, balances=False, lane=ctx.lane)
     banker.sweep(ctx)
     return results
 
