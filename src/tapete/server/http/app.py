@@ -122,8 +122,8 @@ class Server:
         return self._layouts[table_id]
 
     def prepare(self) -> None:
-        """Migrate the schema, create the configured tables, staff and demo players."""
-        self.db.migrate()
+        """Check the schema (a new database is created at head), create the configured tables, staff and demo players."""
+        self.db.ensure_schema()
         cage.ensure_house_accounts(self.db)
         self.service.sync_tables()
         for u in self.config.users:
