@@ -52,6 +52,8 @@ CROUPIERS = only("croupier", "jefe", "jefa", works=True)
 CHIEFS = only("jefe", "jefa", works=True)
 MATRIX: list[tuple[str, str, Any, Rule]] = [
     ("GET", "/api/health", None, anyone),
+    ("GET", "/api/health/live", None, anyone),
+    ("POST", "/api/health/verify", None, only("jefe", "inspector")),
     ("GET", "/api/games", None, anyone),
     ("GET", "/api/tables", None, anyone),
     ("GET", "/api/tables/{t}", None, logged_in),

@@ -39,7 +39,9 @@ def serve(
         if config is not None:
             cli_args.read_text(config, "--config", allow_stdin=False, code="bad-config")
         casino = casino_config.load(config)
-        cli_args.open_database(database).engine.dispose()
+        checked = cli_args.open_database(database)
+        checked.ensure_schema()                  # an older database is refused here, in one line (tapete db upgrade)
+        checked.dispose()
     except TapeteError as exc:
         _error(exc.code, f"--config: {exc.message}" if exc.code == "bad-config" and config else exc.message)
     except ValueError as exc:      # pydantic: the first problem, on one line
@@ -279,7 +281,7 @@ def _auth(config: str | None, database: str | None, *, must_exist: bool = False)
         except Exception as exc:  # noqa: BLE001 - TOML or the casino file's own checks
             raise TapeteError("bad-option", f"--config: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
     db = cli_args.open_database(database, must_exist=must_exist)
-    db.migrate()
+    db.ensure_schema()
     return Auth(db, security)
 
 
@@ -375,3 +377,6 @@ def register(app: typer.Typer) -> None:
     app.command()(verify)
     app.add_typer(audit_app, name="audit")
     app.add_typer(users_app, name="users")
+    from tapete.server import ops_cli
+
+    ops_cli.register(app)

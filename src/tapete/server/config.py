@@ -94,6 +94,8 @@ class Security(Strict):
     hash_workers: int = Field(2, ge=1)      # argon2 hashes at once (a bounded pool: reads never wait behind it)
     max_body_kib: int = Field(64, ge=1)     # larger request bodies are refused (413) before they are read
     trusted_proxies: list[str] = Field(default_factory=list)   # addresses whose X-Forwarded-For/-Proto count
+    verify_every_s: float = Field(300.0, ge=0)  # the audit chains and ledger re-verified this often (0: at start only)
+    metrics_token: str | None = Field(None, min_length=16)   # /metrics for `Authorization: Bearer TOKEN`; none: loopback only
 
 
 class Casino(Strict):

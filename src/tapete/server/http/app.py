@@ -8,6 +8,7 @@ documents: `{"error": {"code", "message", "source"?, "bet"?}}` with an HTTP stat
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 import time
 from collections.abc import Callable
@@ -28,7 +29,10 @@ from tapete.server.http import security, views, web
 from tapete.server.http.auth import Auth, User, check_password
 from tapete.server.http.fanout import Fanout
 from tapete.server.http.fanout import dumps as fanout_dumps
+from tapete.server.http.health import Health
 from tapete.server.http.lane import App, BetLane
+from tapete.server.http.metrics import CONTENT_TYPE as METRICS_TYPE
+from tapete.server.http.metrics import Metrics
 from tapete.server.http.models import (
     ActIn,
     BetsIn,
@@ -112,6 +116,7 @@ class Server:
         self._layouts: dict[str, list[dict[str, Any]]] = {}
         # The bets' batches are written by threads of their own, one writer at a time per table (writers.py).
         self.writers = BetWriters(self.service.batches, THREADS_SQLITE if self.db.is_sqlite else WRITERS_PG)
+        self.health = Health(self, config.security.verify_every_s)
 
     def layout(self, table_id: str) -> list[dict[str, Any]]:
         """The bet kinds and targets of a fresh table (cached: they follow from the configured limits)."""
@@ -122,8 +127,8 @@ class Server:
         return self._layouts[table_id]
 
     def prepare(self) -> None:
-        """Migrate the schema, create the configured tables, staff and demo players."""
-        self.db.migrate()
+        """Check the schema (a new database is created at head), create the configured tables, staff and demo players."""
+        self.db.ensure_schema()
         cage.ensure_house_accounts(self.db)
         self.service.sync_tables()
         for u in self.config.users:
@@ -144,11 +149,13 @@ class Server:
         # for them only add convoys. PostgreSQL gains from a few more (they wait on the network).
         anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS_SQLITE if self.db.is_sqlite else THREADS_PG
         await asyncio.to_thread(self.prepare)
+        await asyncio.to_thread(self.health.start)       # the chains and the ledger verified before serving
         self.broadcaster.start_listener()
         await asyncio.to_thread(self.ownership.start)
         self.clock.start()
 
     async def stop(self) -> None:
+        self.health.stop()
         await self.clock.stop()
         self.ownership.stop()
         self.broadcaster.stop()
@@ -172,6 +179,7 @@ def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: 
     app = App(title="tapete table server", version=tapete.__version__, lifespan=lifespan,
                   description="Live tables of the Spanish casino catalogs: bets, outcomes, settlement, ledger, audit.")
     app.state.server = server
+    app.metrics = Metrics(server, server.broadcaster.client_count)
 
     @app.exception_handler(TapeteError)
     async def tapete_error(_: Request, exc: TapeteError) -> JSONResponse:
@@ -236,19 +244,36 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
 
     # -- service -----------------------------------------------------------------------------------
     @app.get("/api/health", tags=["service"])
-    def health() -> dict[str, Any]:
-        """Whether the database answers, the version, and the tables this process drives."""
-        ok = db.ping()
-        heads: dict[str, Any] = {}
-        lanes: dict[str, Any] = {}
-        if ok:      # each table's log head (seq, hash): an inspector notes it to check an export offline
-            with db.read() as conn:
-                heads = {t: {"seq": s, "hash": h} for t, (s, h) in sorted(audit.heads(conn).items())}
-                lanes = ledger_chain.heads(conn)
-        return {"status": "ok" if ok else "degraded", "database": {"reachable": ok, "dialect": db.dialect},
-                "version": tapete.__version__, "casino": server.config.casino.name,
-                "uptime_s": round(time.time() - server.started, 1), "owned_tables": sorted(server.ownership.owned),
-                "log_heads": heads, "ledger_heads": lanes}
+    def health() -> JSONResponse:
+        """The full state (health.py): database, tables (phase, owner, stuck), the last verification of the
+        audit chains and the ledger, each table's log head; `degraded` with the reasons (200), 503 when down."""
+        status, doc = server.health.full()
+        return JSONResponse(doc, status_code=status)
+
+    @app.get("/api/health/live", tags=["service"])
+    def health_live() -> JSONResponse:
+        """For a load balancer: 200 while this process can serve (its database answers), else 503. Cheap."""
+        status, doc = server.health.live()
+        return JSONResponse(doc, status_code=status)
+
+    @app.post("/api/health/verify", tags=["audit"])
+    def health_verify(user: Me) -> dict[str, Any]:
+        """Verify the audit chains and the ledger now (the inspector, or a chief of every table); /api/health
+        reports the result."""
+        casino_wide(user, "inspector", "chief")
+        return server.health.verify().document()
+
+    @app.get("/metrics", tags=["service"], include_in_schema=True)
+    def metrics(request: Request, authorization: Annotated[str | None, Header()] = None) -> Response:
+        """Prometheus metrics (metrics.py): with `security.metrics_token`, for that bearer token only;
+        without it, for loopback clients only."""
+        token = server.config.security.metrics_token
+        if token is not None:
+            if not hmac.compare_digest((authorization or "").encode(), f"Bearer {token}".encode()):
+                raise TapeteError("unauthenticated", "/metrics needs the metrics token (security.metrics_token)")
+        elif (request.client.host if request.client else "") not in ("127.0.0.1", "::1", "testclient"):
+            raise TapeteError("forbidden", "/metrics answers loopback clients only unless security.metrics_token is set")
+        return Response(app.metrics.render(), media_type=METRICS_TYPE)
 
     @app.get("/api/games", tags=["service"])
     def games() -> dict[str, Any]:

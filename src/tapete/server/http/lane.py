@@ -47,8 +47,15 @@ class App(FastAPI):
     """FastAPI with the bet lane in front of its whole middleware stack (create_app sets `lane`)."""
 
     lane: BetLane | None = None
+    metrics: Any = None          # metrics.Metrics: every answer counted, the lane's included
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if self.metrics is not None:
+            await self.metrics.observe(scope, receive, send, self._dispatch)
+            return
+        await self._dispatch(scope, receive, send)
+
+    async def _dispatch(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         lane = self.lane
         if lane is not None and scope["type"] == "http" and scope["method"] == "POST":
             await lane(scope, receive, send)

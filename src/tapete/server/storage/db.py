@@ -1,8 +1,9 @@
 """The server's database: one schema (SQLAlchemy 2 Core) for SQLite (WAL, single process) and PostgreSQL.
 
 Every money movement and every state change of a table is a row here, written in the same transaction;
-the process keeps nothing that a restart could lose. Alembic migrations (tapete/server/migrations) create
-and evolve the schema; `migrate()` brings any database to the head revision at start-up.
+the process keeps nothing that a restart could lose. Alembic migrations (tapete/server/storage/migrations) create
+and evolve the schema; the server creates a new database at head and refuses an older one until
+`tapete db upgrade` has migrated it (after a backup).
 """
 
 from __future__ import annotations
@@ -304,9 +305,16 @@ class Database:
             return False
 
     def migrate(self) -> None:
+        """Bring the schema to head: only `tapete db upgrade` (after a backup) and tests call this."""
         from tapete.server.storage.migrations import upgrade
 
         upgrade(self)
+
+    def ensure_schema(self) -> None:
+        """A new database is created at head; an older one is refused (`tapete db upgrade`), never migrated."""
+        from tapete.server.storage.migrations import ensure_current
+
+        ensure_current(self)
 
     def dispose(self) -> None:
         self.engine.dispose()

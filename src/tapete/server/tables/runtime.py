@@ -42,6 +42,11 @@ class Broadcaster:
         self._thread: threading.Thread | None = None
 
     # -- subscribers -------------------------------------------------------------------------------
+    def client_count(self) -> int:
+        """Open streams in this process (the metrics' tapete_stream_clients)."""
+        with self._lock:
+            return sum(len(s) for s in self._subs.values())
+
     def subscribe(self, table_id: str) -> asyncio.Queue[Any]:
         queue: asyncio.Queue[Any] = asyncio.Queue(QUEUE_SIZE)
         with self._lock:
