@@ -23,7 +23,7 @@ from sqlalchemy import func, select, update
 import tapete
 from tapete.core.errors import TapeteError
 from tapete.server.audit import chains as audit
-from tapete.server.audit import ledger_chain, staff_log
+from tapete.server.audit import staff_log
 from tapete.server.config import CasinoConfig
 from tapete.server.http import security, views, web
 from tapete.server.http.auth import Auth, User, check_password

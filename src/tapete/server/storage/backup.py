@@ -129,7 +129,7 @@ def verify_restored(db: Any) -> Verification:
     from tapete.server.audit.verify import verify_database
 
     report = verify_database(db)
-    return Verification(tables=len([k for k in report.heads if not str(k).startswith(("ledger:", "staff-log"))]),
+    return Verification(tables=len(report.heads.get("tables", {})),
                         records=report.checked.get("log records", 0),
                         transactions=report.checked.get("ledger transactions", 0),
                         bets=report.checked.get("bets", 0), problems=list(report.problems))
