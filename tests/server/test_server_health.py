@@ -36,7 +36,7 @@ def test_an_edited_log_record_degrades_health_but_not_liveness(make_casino: Any,
     health = c.client.get("/api/health")
     assert health.status_code == 200
     doc = health.json()
-    assert doc["status"] == "degraded" and any("hash chain breaks at record 2" in r for r in doc["reasons"]), doc
+    assert doc["status"] == "degraded" and any("event log breaks at record 2" in r for r in doc["reasons"]), doc
     live = c.client.get("/api/health/live")
     assert live.status_code == 200 and live.json()["status"] == "live"
 
