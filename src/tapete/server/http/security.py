@@ -1,6 +1,6 @@
 """The server's edge: what every request passes before an endpoint sees it, and the browser's session.
 
-- `Edge`, an ASGI middleware: the client's address (X-Forwarded-For only from `security.trusted_proxies`),
+- `Edge`, an ASGI middleware: the client's address (X-Forwarded-For, -Proto and -Host only from `security.trusted_proxies`),
   a body size cap (413 before the body is read: Content-Length, and a running count for chunked bodies),
   URLs, query values and Idempotency-Keys free of NUL and control characters and of bounded length (400),
   no NUL in a JSON body (PostgreSQL's text cannot hold one), state-changing requests only from this
@@ -125,6 +125,9 @@ class Edge:
         proto = _header(scope, b"x-forwarded-proto")
         if proto in ("http", "https"):
             scope["scheme"] = proto if scope["type"] == "http" else ("wss" if proto == "https" else "ws")
+        host = _header(scope, b"x-forwarded-host")      # the address the browser asked for (a proxy that keeps
+        if host and HOST.fullmatch(host):               # its own Host upstream): the Origin check compares with it
+            scope["headers"] = [(k, v) for k, v in scope["headers"] if k != b"host"] + [(b"host", host.encode())]
         return scope
 
 
@@ -149,6 +152,9 @@ def url_problem(scope: dict[str, Any]) -> str | None:
     if key is not None and (len(key) > MAX_IDEMPOTENCY_KEY or not KEY_CHARS.match(key)):
         return f"an Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters"
     return None
+
+
+HOST = re.compile(r"[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?")
 
 
 def own_origin(scope: dict[str, Any]) -> str:
