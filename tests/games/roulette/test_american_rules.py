@@ -1,6 +1,6 @@
 """Single-zero American roulette: maxima per jurisdiction, colour chips, announced bets, payment order, edges, diff.
 
-Golden cases the round format expresses are in tests/golden/roulette-american.jsonl; these are the rest.
+Golden cases the round format expresses are in src/tapete/lab/golden/roulette-american.jsonl; these are the rest.
 """
 
 from __future__ import annotations
