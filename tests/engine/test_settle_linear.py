@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import json
 import pickle
-from pathlib import Path
 from typing import Any
 
 import pytest

@@ -5,7 +5,6 @@ is computed over the stdlib's canonical text."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from tapete.conformance.document import parse_event

@@ -1,5 +1,5 @@
 """`tapete cite SOURCE`: any source string tapete prints, resolved — seed citations (`003:1735-1738`, a bare line
-continuing the seed before it, `(remarks)`), the project's rulings (`R: docs/rulings.md#anchor`, or
+continuing the seed before it, `(remarks)`), the project's rulings (`R: docs/rulings.md` + `#ANCHOR`, or
 `rulings#anchor`) and the round vocabulary's sections (`docs/vocabulary.md §14-4`). docs/ is not package data:
 the rulings and vocabulary travel in docs_index.json, built by scripts/build_docs_index.py and kept in sync by a
 test."""
@@ -25,7 +25,7 @@ def _index() -> dict:
 
 
 def split_source(text: str) -> list[str]:
-    """'001:811; 815 (a; b); R: docs/rulings.md#x' -> its parts, split at '; ' outside parentheses."""
+    """'001:811; 815 (a; b); R: <a ruling>' -> its parts, split at '; ' outside parentheses."""
     parts, depth, current = [], 0, []
     for ch in text:
         depth += (ch == "(") - (ch == ")")

@@ -39,11 +39,11 @@ def make_server(host: str, port: int, settle: Settle | None = None) -> Threading
             if self.path in ("/", ""):
                 self._send(200, {"tapete": __version__, "protocol": PROTOCOL, "settle": "POST /settle"})
             else:
-                self._send(404, TapeteError("not-found", "POST round documents to /settle").document())
+                self._send(404, TapeteError("bad-request", "POST round documents to /settle").document())
 
         def do_POST(self) -> None:  # noqa: N802
             if self.path != "/settle":
-                self._send(404, TapeteError("not-found", "POST round documents to /settle").document())
+                self._send(404, TapeteError("bad-request", "POST round documents to /settle").document())
                 return
             length = int(self.headers.get("Content-Length") or 0)
             if length > MAX_BODY:
