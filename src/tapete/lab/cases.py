@@ -23,6 +23,7 @@ from tapete.core.jurisdictions import JURISDICTIONS
 CITATION = re.compile(r"\b\d{3}:\d+(?:-\d+)?\b")
 RULING = re.compile(r"docs/rulings\.md#([a-z0-9-]+)")
 CASE_KEYS = {"name", "doc", "expect", "note"}
+INVALID = "_invalid"             # the suite of the cases whose document names no known game or jurisdiction
 EXAMPLES = "examples.jsonl"      # the worked examples outside checkers start from (issue 16), names without ids
 
 
@@ -43,12 +44,14 @@ class Case:
 
     @property
     def game(self) -> str:
-        return str(self.doc.get("game")) if isinstance(self.doc, dict) else "_invalid"
+        """The game id, or `_invalid` for a document that names no game tapete has (it tests that refusal)."""
+        g = self.doc.get("game") if isinstance(self.doc, dict) else None
+        return g if isinstance(g, str) and g in _game_ids() else INVALID
 
     @property
     def jurisdiction(self) -> str:
         j = self.doc.get("jurisdiction") if isinstance(self.doc, dict) else None
-        return j if isinstance(j, str) and j in JURISDICTIONS else "_invalid"
+        return j if isinstance(j, str) and j in JURISDICTIONS else INVALID
 
     def line_document(self) -> dict[str, Any]:
         """The case as a line of a kit file: the shared format's fields, never renamed, plus `articles`."""
@@ -57,6 +60,13 @@ class Case:
             out["note"] = self.note
         out.update(doc=self.doc, expect=self.expect, articles=articles(self))
         return out
+
+
+@cache
+def _game_ids() -> frozenset[str]:
+    from tapete.engine.registry import all_games
+
+    return frozenset(g.id for g in all_games())
 
 
 def golden_dir() -> Any:

@@ -24,7 +24,6 @@ from tapete.lab.cases import Case, golden_cases
 
 PROTOCOL = "tapete-conformance/1"
 SCHEMAS = ("round", "settlement", "case", "rules", "diff")
-INVALID = "_invalid"       # cases whose document names no known jurisdiction (they test that refusal)
 
 
 @cache
