@@ -524,9 +524,10 @@ def bingo_game(
 pool_app = typer.Typer(no_args_is_help=True, help="Pari-mutuel pools: a day's prizes from its tickets and result.")
 app.add_typer(pool_app, name="pool")
 
-from tapete.lab.cli import conformance_app  # noqa: E402 - the lab's commands (docs/lab.md)
+from tapete.lab.cli import conformance_app, rng_app  # noqa: E402 - the lab's commands (docs/lab.md)
 
 app.add_typer(conformance_app, name="conformance")
+app.add_typer(rng_app, name="rng")
 
 
 @pool_app.command("lototrot")

@@ -118,3 +118,100 @@ def serve_command(
         pass
     finally:
         server.server_close()
+
+
+# -- the RNG battery ------------------------------------------------------------------------------------------------
+rng_app = typer.Typer(no_args_is_help=True, help="Certify the random generators: the battery, and the raw stream "
+                      "for outside batteries such as dieharder (docs/lab.md).")
+SourceOpt = Annotated[str, typer.Option("--source", help="table (the CSPRNG the tables deal from) or simulation "
+                                        "(the simulators' PCG64 streams)")]
+SeedOpt = Annotated[str | None, typer.Option("--seed", help="hexadecimal seed (at least 16 bytes for the table): a "
+                                             "reproducible run; without it, seeds from the operating system")]
+
+
+def _source(source: str, seed: str | None):   # noqa: ANN202 - a Source
+    from tapete.lab.rng_sources import SimulationSource, TableSource
+
+    if source not in ("table", "simulation"):
+        raise TapeteError("bad-option", f"--source {source!r}: table or simulation")
+    try:
+        raw = bytes.fromhex(seed) if seed is not None else None
+    except ValueError:
+        raise TapeteError("bad-option", f"--seed {seed!r} is not hexadecimal") from None
+    if source == "table":
+        if raw is not None and len(raw) < 16:
+            raise TapeteError("bad-option", "--seed: a table seed has at least 16 bytes (32 hexadecimal digits)")
+        return TableSource(raw)
+    return SimulationSource(int.from_bytes(raw, "big") if raw is not None else None)
+
+
+@rng_app.command("test")
+def rng_test(
+    source: SourceOpt = "table",
+    draws: Annotated[int, typer.Option("--draws", help="roulette spins; every other sample scales with it "
+                                       "(37,000 is the documented full run)")] = 37_000,
+    seed: SeedOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="the report as JSON")] = False,
+    html_file: Annotated[Path | None, typer.Option("--html", help="write the report with its histograms here")] = None,
+) -> None:
+    """Run the certification battery: exit 0 when the generator passes, 1 when it fails, 2 on bad input."""
+    from tapete.lab.battery import Sizes, run_battery
+    from tapete.lab.rng_report import html_report, json_report, print_report
+
+    try:
+        sizes = Sizes.for_draws(draws)
+        src = _source(source, seed)
+    except ValueError as exc:
+        _refuse(TapeteError("bad-option", str(exc)))
+    except TapeteError as exc:
+        _refuse(exc)
+    report = run_battery(src, sizes, seed=seed)
+    if html_file is not None:
+        html_file.parent.mkdir(parents=True, exist_ok=True)
+        html_file.write_text(html_report(report), encoding="utf-8")
+    if as_json:
+        print(json_report(report))
+    else:
+        print_report(report, console)
+    raise typer.Exit(0 if report.passed else 1)
+
+
+@rng_app.command("stream")
+def rng_stream(
+    source: SourceOpt = "table",
+    seed: SeedOpt = None,
+    count: Annotated[int | None, typer.Option("--bytes", help="stop after this many bytes (default: until the "
+                                              "reader stops)")] = None,
+) -> None:
+    """Write the generator's raw output to standard output, for dieharder (-g 200) or NIST SP 800-22."""
+    import os
+    import sys
+
+    from tapete.core.rng import TableRng
+
+    try:
+        src = _source(source, seed)
+    except TapeteError as exc:
+        _refuse(exc)
+    if count is not None and count < 1:
+        _refuse(TapeteError("bad-option", "--bytes is a positive number"))
+    if source == "table":
+        rng = TableRng(src.seed)
+
+        def chunk(n: int) -> bytes:
+            return rng.bytes(n)
+    else:
+        gen = src.generator
+
+        def chunk(n: int) -> bytes:
+            return gen.bytes(n)
+    out = sys.stdout.buffer
+    left = count
+    try:
+        while left is None or left > 0:
+            n = 4096 if left is None else min(4096, left)
+            out.write(chunk(n))
+            left = None if left is None else left - n
+        out.flush()
+    except BrokenPipeError:          # the reader (dieharder) has read enough: a normal end
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
