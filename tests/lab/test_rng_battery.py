@@ -22,8 +22,14 @@ from tapete.core.rng import TableRng
 from tapete.engine.events import Bet
 from tapete.engine.registry import get_game
 from tapete.lab.battery import BASE_DRAWS, Sizes, chi2_sf, holm, run_battery
-from tapete.lab.rng_sources import (CARD_INDEX, ModuloBiasedRng, NaiveShuffleRng, SimulationSource, TableSource,
-                                    stream_bytes)
+from tapete.lab.rng_sources import (
+    CARD_INDEX,
+    ModuloBiasedRng,
+    NaiveShuffleRng,
+    SimulationSource,
+    TableSource,
+    stream_bytes,
+)
 from tapete.server.fairness import draw_rng, pick
 from tapete.server.shoes import prepare
 

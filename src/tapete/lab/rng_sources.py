@@ -23,7 +23,7 @@ from tapete.core.rng import TableRng, simulation_stream
 from tapete.engine.events import Bet
 from tapete.engine.registry import get_game
 from tapete.engine.shoe import Shoe
-from tapete.server.fairness import pick   # the server's draw: the battery tests the path the tables deal from
+from tapete.server.fairness import pick  # the server's draw: the battery tests the path the tables deal from
 
 T = TypeVar("T")
 RngFactory = Callable[[bytes], TableRng]
