@@ -154,23 +154,21 @@ def test_rng_stream_stops_quietly_when_the_reader_stops() -> None:
     assert done.stdout.strip() == "100000" and "Traceback" not in done.stderr
 
 
-# dieharder's quick subset (docs/lab.md): birthdays (-d 0), OPERM5 (-d 1), 32x32 binary rank (-d 2), bitstream
-# (-d 3), each with fewer samples (-t) so that a 20 MB stream of the table generator serves them all.
-DIEHARDER = ["-d", "0", "-d", "1", "-d", "2", "-d", "3"]
+# dieharder's quick subset (docs/lab.md), ~20 s: birthdays (-d 0), 32x32 and 6x8 binary ranks (-d 2, -d 3), STS
+# monobit and runs (-d 100, -d 101), each with fewer samples (-t) and 10 p-samples (-p 10) than the full `-a` run.
+# OPERM5 (-d 1) is left out: dieharder 3.31 rates it WEAK (p > 0.995) for good streams too, as its manual warns.
+DIEHARDER_SUBSET = [("0", "100"), ("2", "4000"), ("3", "10000"), ("100", "100000"), ("101", "100000")]
 
 
 @pytest.mark.skipif(shutil.which("dieharder") is None,
                     reason="Debian's dieharder is not installed (make deps installs it: apt-get install dieharder)")
-def test_the_stream_pipes_into_dieharder(tmp_path: Path) -> None:
+def test_the_stream_pipes_into_dieharder() -> None:
     tapete = f"{sys.executable} -c 'from tapete.cli import main; main()' rng stream --seed {SEED.hex()}"
-    results = []
-    for test in ("0", "1", "2", "3"):
-        done = subprocess.run(["sh", "-c", f"{tapete} | dieharder -g 200 -d {test} -t 2000 -p 10"],
+    rows = []
+    for test, tsamples in DIEHARDER_SUBSET:
+        done = subprocess.run(["sh", "-c", f"{tapete} | dieharder -g 200 -d {test} -t {tsamples} -p 10"],
                               capture_output=True, text=True, timeout=300, check=False)
         assert done.returncode == 0, done.stderr
-        rows = [line for line in done.stdout.splitlines() if "|" in line and ("PASSED" in line or "WEAK" in line
-                                                                                or "FAILED" in line)]
-        assert rows, done.stdout
-        results += rows
-    assert not [r for r in results if "FAILED" in r], results
-    assert "stdin_input_raw" in done.stdout
+        assert "stdin_input_raw" in done.stdout               # dieharder read tapete's stream (-g 200)
+        rows += [line for line in done.stdout.splitlines() if line.count("|") == 5 and "test_name" not in line]
+    assert len(rows) == len(DIEHARDER_SUBSET) and all(r.rstrip().endswith("PASSED") for r in rows), rows
