@@ -106,6 +106,8 @@ def serve_command(
     """Serve tapete as the reference endpoint: POST a round document to /settle, get its answer."""
     from tapete.lab.serve import make_server
 
+    if not 0 <= port <= 65535:
+        _refuse(TapeteError("bad-option", f"--port {port}: a TCP port is 0 to 65535 (0 picks a free one)"))
     try:
         server = make_server(host, port)
     except OSError as exc:
