@@ -29,7 +29,9 @@ TAPETE = f"{sys.executable} -c 'from tapete.cli import main; main()' settle -"
 
 
 def run(kit: Path | str, against: str, *args: str) -> tuple[int, dict[str, Any]]:
-    result = runner.invoke(app, ["conformance", "run", str(kit), "--against", against, "--json", *args])
+    """The run's JSON; a generous per-case timeout unless the test sets one (a loaded machine is slow, not wrong)."""
+    timeout = () if "--timeout" in args else ("--timeout", "120")
+    result = runner.invoke(app, ["conformance", "run", str(kit), "--against", against, "--json", *args, *timeout])
     assert "Traceback" not in result.output
     return result.exit_code, json.loads(result.stdout)
 
@@ -50,7 +52,7 @@ def test_tapete_passes_its_whole_kit_over_http(kit: Path, tmp_path: Path) -> Non
 
 
 def test_tapete_settle_as_a_command_passes(kit: Path) -> None:
-    code, doc = run(kit / "cases" / "trente-quarante" / "ES-AN.jsonl", TAPETE, "--case", "TQ-0", "--jobs", "2")
+    code, doc = run(kit / "cases" / "trente-quarante" / "ES-AN.jsonl", TAPETE, "--case", "TQ-0", "--timeout", "300")
     assert code == 0 and doc["summary"]["total"]["cases"] >= 8, not_passing(doc)
 
 
@@ -128,7 +130,8 @@ def test_andalusian_trente_quarante_settled_as_national_is_caught(kit: Path) -> 
     assert all(name.endswith("(ES-AN)") for name in failed)
     tie = failed["TQ-06 31-31, no choice made: half returned by default (ES-AN)"]
     assert {"bet": "n", "field": "status", "expected": "lost", "got": "pending"} in tie["diffs"]
-    assert "003:1123-1127" in doc["summary"]["articles"]      # the Andalusian article the ES reading breaks
+    assert doc["summary"]["articles"]["003:1123-1127"]["fail"] >= 1     # the Andalusian article the ES reading breaks
+    assert not [a for a, c in doc["summary"]["articles"].items() if c["fail"] and not a.startswith(("003:", "rulings#"))]
     with endpoint(andalusian_trente_quarante_as_national) as url:     # the national cases still pass
         assert run(kit / "cases" / "trente-quarante" / "ES.jsonl", url)[0] == 0
 
@@ -147,7 +150,7 @@ def test_a_system_that_crashes_is_an_error_named_with_its_case(kit: Path, tmp_pa
     script = tmp_path / "crasher.py"
     script.write_text(CRASHER, encoding="utf-8")
     code, doc = run(kit / "cases" / "roulette-french" / "ES.jsonl", f"{sys.executable} {script}", "--case", "FR-0",
-                    "--jobs", "2")
+                    "--timeout", "300")
     assert code == 1
     failed = not_passing(doc)
     assert "FR-03 split 8/11 wins 17:1 (ES)" in failed
@@ -159,16 +162,16 @@ def test_a_system_that_crashes_is_an_error_named_with_its_case(kit: Path, tmp_pa
 
 def slow_on_corners(doc: Any) -> Any:
     if any(isinstance(e, dict) and "bet" in e and e["bet"].get("kind") == "corner" for e in doc.get("events", [])):
-        time.sleep(3)
+        time.sleep(60)          # far beyond the run's --timeout; the endpoint's threads are daemons
     return settle_document(doc)
 
 
 def test_a_system_that_times_out_is_an_error_per_case(kit: Path) -> None:
     with endpoint(slow_on_corners) as url:
-        code, doc = run(kit / "cases" / "roulette-french" / "ES.jsonl", url, "--case", "FR-0", "--timeout", "0.5")
+        code, doc = run(kit / "cases" / "roulette-french" / "ES.jsonl", url, "--case", "FR-0", "--timeout", "5")
     assert code == 1
     failed = not_passing(doc)
-    assert failed and all(c["status"] == "error" and "timed out after 0.5 s" in c["message"] for c in failed.values())
+    assert failed and all(c["status"] == "error" and "timed out after 5 s" in c["message"] for c in failed.values())
     assert any("corner" in name for name in failed)
     assert doc["summary"]["total"]["pass"] >= 3
 

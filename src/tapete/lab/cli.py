@@ -90,9 +90,10 @@ def _print_run(results: list, summary: dict) -> None:
     for game, c in summary["games"].items():
         table.add_row(game, str(c["cases"]), str(c["pass"]), str(c["fail"]), str(c["error"]))
     console.print(table)
-    if summary["articles"]:
+    failing = {a: c for a, c in summary["articles"].items() if c["fail"] + c["error"]}
+    if failing:
         typer.echo("articles of the cases that did not pass (cases: fail + error):")
-        for article, c in summary["articles"].items():
+        for article, c in failing.items():
             typer.echo(f"    {article}: {c['fail'] + c['error']} of {c['cases']}")
     t = summary["total"]
     typer.echo(f"{t['cases']} cases: {t['pass']} pass, {t['fail']} fail, {t['error']} error")
