@@ -112,7 +112,8 @@ def rules(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[bo
     for name, value, source in rows:
         table.add_row(name, _show(value), source)
     console.print(table)
-    console.print("[dim]Sources are seed:line (docs/sources.md; tapete cite 001:81); readings of silent texts (R) are in docs/rulings.md.[/dim]")
+    console.print("[dim]Sources are seed:line (docs/sources.md; tapete cite 001:81); readings of silent texts (R) are in "
+                  "docs/rulings.md (tapete cite rulings#ANCHOR).[/dim]")
 
 
 @app.command()
