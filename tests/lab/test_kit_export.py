@@ -157,3 +157,13 @@ def test_the_golden_suites_are_package_data() -> None:
         assert f'"{pattern}"' in text, pattern
     assert not list((ROOT / "tests").rglob("*.jsonl"))
     assert len(JURISDICTIONS) == 4
+
+
+def test_every_article_of_the_kit_is_resolved_by_cite(kit: Path) -> None:
+    """A lab reads `articles` with `tapete cite`: each one resolves (instrument lines and rulings alike)."""
+    from tapete.core.citing import resolve
+
+    articles = {a for _, case in kit_lines(kit) for a in case["articles"]}
+    assert len(articles) > 300 and any(a.startswith("rulings#") for a in articles)
+    for article in sorted(articles):
+        assert resolve(article), article

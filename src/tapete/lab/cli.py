@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -12,6 +12,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from tapete.core.errors import TapeteError
+
+if TYPE_CHECKING:
+    from tapete.lab.rng_sources import SimulationSource, TableSource
 
 conformance_app = typer.Typer(no_args_is_help=True, help="The conformance kit: export it, run another system "
                               "against it, serve tapete as its reference endpoint (docs/lab.md).")
@@ -132,7 +135,7 @@ SeedOpt = Annotated[str | None, typer.Option("--seed", help="hexadecimal seed (a
                                              "reproducible run; without it, seeds from the operating system")]
 
 
-def _source(source: str, seed: str | None):   # noqa: ANN202 - a Source
+def _source(source: str, seed: str | None) -> TableSource | SimulationSource:
     from tapete.lab.rng_sources import SimulationSource, TableSource
 
     if source not in ("table", "simulation"):
@@ -191,6 +194,7 @@ def rng_stream(
     import sys
 
     from tapete.core.rng import TableRng
+    from tapete.lab.rng_sources import TableSource
 
     try:
         src = _source(source, seed)
@@ -198,7 +202,7 @@ def rng_stream(
         _refuse(exc)
     if count is not None and count < 1:
         _refuse(TapeteError("bad-option", "--bytes is a positive number"))
-    if source == "table":
+    if isinstance(src, TableSource):
         rng = TableRng(src.seed)
 
         def chunk(n: int) -> bytes:
