@@ -136,6 +136,12 @@ def test_andalusian_trente_quarante_settled_as_national_is_caught(kit: Path) -> 
         assert run(kit / "cases" / "trente-quarante" / "ES.jsonl", url)[0] == 0
 
 
+def with_a_bet_of_kind(kit_file: Path, kind: str, name: str) -> set[str]:
+    cases = [json.loads(line) for line in kit_file.read_text(encoding="utf-8").splitlines()]
+    return {c["name"] for c in cases if name in c["name"]
+            and any("bet" in e and e["bet"]["kind"] == kind for e in c["doc"]["events"])}
+
+
 CRASHER = """
 import json, sys
 from tapete.conformance.document import settle_document
@@ -153,6 +159,7 @@ def test_a_system_that_crashes_is_an_error_named_with_its_case(kit: Path, tmp_pa
                     "--timeout", "300")
     assert code == 1
     failed = not_passing(doc)
+    assert set(failed) == with_a_bet_of_kind(kit / "cases" / "roulette-french" / "ES.jsonl", "split", "FR-0")
     assert "FR-03 split 8/11 wins 17:1 (ES)" in failed
     assert all(c["status"] == "error" for c in failed.values())
     assert "exited with 1: RuntimeError: split bets are not implemented" in failed["FR-03 split 8/11 wins 17:1 (ES)"]["message"]
@@ -171,6 +178,7 @@ def test_a_system_that_times_out_is_an_error_per_case(kit: Path) -> None:
         code, doc = run(kit / "cases" / "roulette-french" / "ES.jsonl", url, "--case", "FR-0", "--timeout", "5")
     assert code == 1
     failed = not_passing(doc)
+    assert set(failed) == with_a_bet_of_kind(kit / "cases" / "roulette-french" / "ES.jsonl", "corner", "FR-0")
     assert failed and all(c["status"] == "error" and "timed out after 5 s" in c["message"] for c in failed.values())
     assert any("corner" in name for name in failed)
     assert doc["summary"]["total"]["pass"] >= 3
