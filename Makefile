@@ -15,8 +15,8 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 # System packages the tests need: PostgreSQL's server (the server tests start a throw-away cluster on loopback)
-# and Debian's Chromium (the browser tests drive /usr/bin/chromium; Playwright never downloads a browser).
-# Only what is missing, with --no-install-recommends, announced first; nothing when both are installed.
+# Debian's Chromium (the browser tests drive /usr/bin/chromium; Playwright never downloads a browser) and dieharder
+# (tapete rng stream's test). Only what is missing, with --no-install-recommends, announced first; nothing when all are.
 deps:
 	@sh scripts/deps.sh
 

@@ -18,6 +18,7 @@ import pytest
 from tapete.conformance.document import settle_document
 from tapete.core.jurisdictions import JURISDICTIONS, own_citations
 from tapete.engine.registry import all_games
+from tapete.lab.cases import golden_path
 
 HERE = Path(__file__).parent
 CITATION = re.compile(r"\b(00\d):\d+")
@@ -49,9 +50,9 @@ def test_rules_sources_cite_the_jurisdictions_own_text() -> None:
 
 def _documents() -> list[Any]:
     docs = []
-    for path in sorted((HERE / "golden").glob("*.jsonl")):
+    for path in sorted(golden_path().glob("*.jsonl")):
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if line.strip() and not line.startswith("//"):
+            if line.strip():
                 docs.append(pytest.param(json.loads(line)["doc"], id=f"{path.stem}:{n}"))
     return docs
 

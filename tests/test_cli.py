@@ -86,7 +86,7 @@ def test_rules_and_diff_show_citations() -> None:
                                           "cite": "Orden de 4 de febrero de 2010 (003:312-320)"}
     diff = json.loads(runner.invoke(app, ["diff", "roulette-french", "--json"]).stdout)
     rows = {d["rule"]: d for d in diff["differences"]}
-    assert rows["zero_trios"]["ES"]["value"] == "False" and rows["zero_trios"]["ES-IB"]["value"] == "True"
+    assert rows["zero_trios"]["ES"]["value"] is False and rows["zero_trios"]["ES-IB"]["value"] is True   # typed (issue 32)
     assert "payouts" not in rows
 
 

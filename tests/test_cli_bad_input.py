@@ -141,6 +141,13 @@ CASES: dict[str, list[tuple[list[str], str]]] = {
             (["roulette-french", "--seed", "-1"], "--seed"), (["roulette-french", "--out", "{afile}"], "--out")],
     "cite": [(["zz"], "not a citation"), (["003:999999"], "past the end"), (["009:1"], "no instrument"),
              (["003:"], "not a citation"), (["003:9-2"], "003")],
+    "conformance export": [(["{folder}/kit", "--game", "nope"], "nope"), (["{folder}/kit", "-j", "XX"], "XX"),
+                           (["{afile}/kit"], "not a directory")],
+    "conformance run": [(["{missing}", "--against", "x"], "no such kit"), (["{binary}", "--against", "x"], "not valid"),
+                        (["{folder}", "--against", "x"], "no cases"), (["{folder}", "--against", "x", "--jobs", "0"], "--jobs")],
+    "conformance serve": [(["--port", "70000"], "--port")],
+    "rng test": [(["--draws", "5"], "--draws"), (["--seed", "zz"], "--seed"), (["--source", "dice"], "--source")],
+    "rng stream": [(["--bytes", "0"], "--bytes"), (["--seed", "zz"], "--seed"), (["--source", "dice"], "--source")],
     "strategy": [(["nope"], "unknown game"), (["roulette-french"], "blackjack"), (["blackjack", "-j", "XX"], "XX"),
                  (["blackjack", "--lang", "xx"], "--lang"), (["poker-sin-descarte", "-j", "ES-IB", "--lang", ""], "--lang")],
 }

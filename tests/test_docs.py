@@ -83,7 +83,7 @@ def tracked(*paths: str) -> list[Path]:
 
 def test_nothing_in_the_repository_points_outside_the_clone() -> None:
     """No code, test, document or link reads or names a file of the reading material beside the checkout: the format, vocabulary, sources and
-    examples are docs/format.md, docs/vocabulary.md, docs/sources.md and tests/conformance/examples/."""
+    examples are docs/format.md, docs/vocabulary.md, docs/sources.md and src/tapete/lab/golden/."""
     offenders = []
     for path in tracked("src", "tests", "docs", "README.md", "benchmarks", "Makefile", "examples", ".ci"):
         if path.suffix in {".png", ".db", ".pyc"} or path == Path(__file__):
@@ -97,4 +97,4 @@ def test_the_format_pages_are_in_the_repository() -> None:
     text = contract()
     for name in ("bad-document", "shoe-exhausted", "act.by", "house.net", "at_risk", "rounding", "cut-card"):
         assert name in text, name
-    assert (ROOT / "tests" / "conformance" / "examples" / "cases.jsonl").is_file()
+    assert (ROOT / "src" / "tapete" / "lab" / "golden" / "examples.jsonl").is_file()

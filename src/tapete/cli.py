@@ -16,6 +16,7 @@ from rich.table import Table
 from tapete import cli_args
 from tapete.core.errors import TapeteError
 from tapete.core.jurisdictions import JURISDICTIONS, cite
+from tapete.core.typed_json import rule_value
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="The Spanish casino games catalogs, as software.")
 console = Console()
@@ -101,7 +102,7 @@ def rules(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[bo
     rows = [(name, value, source) for name, value, source in r.items()]
     if as_json:
         print(json.dumps({"game": g.id, "jurisdiction": jurisdiction, "rules": [
-            {"rule": n, "value": _show(v), "source": s, "cite": cite(s)} for n, v, s in rows]}, ensure_ascii=False, indent=1))
+            {"rule": n, "value": rule_value(n, v), "source": s, "cite": cite(s)} for n, v, s in rows]}, ensure_ascii=False, indent=1))
         return
     j = JURISDICTIONS[jurisdiction]
     table = Table(title=f"{g.name_es} — {j.name} ({j.instrument})", show_lines=True)
@@ -111,7 +112,8 @@ def rules(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[bo
     for name, value, source in rows:
         table.add_row(name, _show(value), source)
     console.print(table)
-    console.print("[dim]Sources are seed:line (docs/sources.md; tapete cite 001:81); readings of silent texts (R) are in docs/rulings.md.[/dim]")
+    console.print("[dim]Sources are seed:line (docs/sources.md; tapete cite 001:81); readings of silent texts (R) are in "
+                  "docs/rulings.md (tapete cite rulings#ANCHOR).[/dim]")
 
 
 @app.command()
@@ -124,7 +126,8 @@ def diff(game: str, as_json: Annotated[bool, typer.Option("--json")] = False) ->
     differing = [n for n in names if len({_show(per[c][n][0]) for c in codes}) > 1]
     if as_json:
         print(json.dumps({"game": g.id, "differences": [
-            {"rule": n, **{c: {"value": _show(per[c][n][0]), "source": per[c][n][1]} for c in codes}} for n in differing]},
+            {"rule": n, **{c: {"value": rule_value(n, per[c][n][0]), "source": per[c][n][1]} for c in codes}}
+            for n in differing]},
             ensure_ascii=False, indent=1))
         return
     table = Table(title=f"{g.name_es}: what differs between jurisdictions", show_lines=True)
@@ -139,9 +142,11 @@ def diff(game: str, as_json: Annotated[bool, typer.Option("--json")] = False) ->
 
 
 @app.command("cite")
-def cite_command(citation: Annotated[str, typer.Argument(help="NNN:LINE or NNN:FIRST-LAST, e.g. 003:1735")]) -> None:
-    """What a citation points to: the instrument, where to obtain it, the game and the article (docs/sources.md)."""
-    from tapete.core.sources import describe
+def cite_command(citation: Annotated[str, typer.Argument(help="NNN:LINE or NNN:FIRST-LAST (003:1735), rulings#ANCHOR, "
+                                                       "or any source tapete prints")]) -> None:
+    """What a citation points to: the instrument, where to obtain it, the game and the article (docs/sources.md);
+    a ruling's or a vocabulary section's text."""
+    from tapete.core.citing import resolve as describe
 
     try:
         lines = describe(citation)
@@ -519,6 +524,11 @@ def bingo_game(
 
 pool_app = typer.Typer(no_args_is_help=True, help="Pari-mutuel pools: a day's prizes from its tickets and result.")
 app.add_typer(pool_app, name="pool")
+
+from tapete.lab.cli import conformance_app, rng_app  # noqa: E402 - the lab's commands (docs/lab.md)
+
+app.add_typer(conformance_app, name="conformance")
+app.add_typer(rng_app, name="rng")
 
 
 @pool_app.command("lototrot")

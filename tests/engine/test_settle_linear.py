@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import json
 import pickle
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,15 +19,16 @@ from tapete.engine.bet_index import bet_index
 from tapete.engine.events import Bet, Outcome
 from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
+from tapete.lab.cases import golden_path
 
-GOLDEN = Path(__file__).parents[1] / "golden"
+GOLDEN = golden_path()
 
 
 def golden_docs() -> list[Any]:
     docs = []
     for path in sorted(GOLDEN.glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip() and not line.startswith("//"):
+            if line.strip():
                 docs.append(json.loads(line)["doc"])
     return docs
 

@@ -5,16 +5,16 @@ is computed over the stdlib's canonical text."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from tapete.conformance.document import parse_event
 from tapete.core.errors import TapeteError
 from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
+from tapete.lab.cases import golden_path
 from tapete.server.storage import fastjson
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+GOLDEN = golden_path()
 
 
 def golden_states() -> Any:

@@ -73,6 +73,6 @@ def test_cli_games_rules_diff_know_craps() -> None:
     assert craps["jurisdictions"] == ["ES", "ES-IB", "ES-GA", "ES-AN"] and craps["verbs"] == ["remove"]
     assert {t["key"] for t in craps["table"]} >= {"minimum", "maximum", "maximum-multiple"}
     rules = json.loads(runner.invoke(app, ["rules", "craps", "-j", "ES-IB", "--json"]).stdout)
-    assert any(r["rule"] == "far_wall_required" and r["value"] == "False" for r in rules["rules"])
+    assert any(r["rule"] == "far_wall_required" and r["value"] is False for r in rules["rules"])
     diff = json.loads(runner.invoke(app, ["diff", "craps", "--json"]).stdout)
     assert {d["rule"] for d in diff["differences"]} >= {"simple_maximum", "far_wall_required", "croupiers"}

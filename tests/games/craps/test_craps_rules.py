@@ -1,6 +1,6 @@
 """Craps rules and reducer: golden cases the round format cannot pin, jurisdiction differences, options, errors.
 
-Golden cases expressible as round documents are in tests/golden/craps.jsonl (run by tests/golden); here every
+Golden cases expressible as round documents are in src/tapete/lab/golden/craps.jsonl (run by tests/golden); here every
 case marked (ALL) there is replayed in the four jurisdictions, and the rest of the spec's cases are unit tests
 named by their ids.
 """
@@ -18,12 +18,13 @@ from tapete.conformance.document import settle_document
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Act, Bet, Close, Deal, Limits, Outcome, Void
 from tapete.engine.registry import get_game
+from tapete.lab.cases import golden_path
 
 GAME = get_game("craps")
 ROOT = Path(__file__).parents[3]
 JURISDICTIONS = ["ES", "ES-IB", "ES-GA", "ES-AN"]
 TABLE = {"minimum": 500, "maximum": 100000}
-GOLDEN = [json.loads(line) for line in (ROOT / "tests" / "golden" / "craps.jsonl").read_text(encoding="utf-8").splitlines()
+GOLDEN = [json.loads(line) for line in (golden_path() / "craps.jsonl").read_text(encoding="utf-8").splitlines()
           if line.strip()]
 
 

@@ -12,9 +12,10 @@ from typer.testing import CliRunner
 from tapete.cli import app
 from tapete.conformance.document import settle_document
 from tapete.engine.registry import get_game
+from tapete.lab.cases import golden_path
 
 runner = CliRunner()
-GOLDEN = Path(__file__).parents[2] / "golden"
+GOLDEN = golden_path()
 RACES = [{"runners": 10, "finish": [[3]]}, {"runners": 10, "finish": [[5]]}, {"runners": 10, "finish": [[4, 7]]},
          {"runners": 10, "finish": [[1]]}, {"runners": 10, "scratched": [8], "finish": [[9]]},
          {"runners": 6, "scratched": [6], "finish": [[1]]}, {"runners": 10, "finish": [[6]]}]

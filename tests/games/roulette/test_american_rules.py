@@ -1,6 +1,6 @@
 """Single-zero American roulette: maxima per jurisdiction, colour chips, announced bets, payment order, edges, diff.
 
-Golden cases the round format expresses are in tests/golden/roulette-american.jsonl; these are the rest.
+Golden cases the round format expresses are in src/tapete/lab/golden/roulette-american.jsonl; these are the rest.
 """
 
 from __future__ import annotations
@@ -268,9 +268,9 @@ def test_diff_shows_fixed_national_maxima_against_tiers_and_balearic_announced_b
     result = CliRunner().invoke(app, ["diff", "roulette-american", "--json"])
     assert result.exit_code == 0
     rows = {d["rule"]: d for d in json.loads(result.stdout)["differences"]}
-    assert rows["maxima"]["ES"]["value"].startswith("2=straight=20") and rows["maxima"]["ES"]["source"] == "001:225-228"
-    assert "1=straight=10" in rows["maxima"]["ES-IB"]["value"] and "3=straight=30" in rows["maxima"]["ES-GA"]["value"]
-    assert "zero-sector=2 on 0/2/3" in rows["announced_bets"]["ES-IB"]["value"]
+    assert rows["maxima"]["ES"]["value"]["2"]["straight"] == 20 and rows["maxima"]["ES"]["source"] == "001:225-228"
+    assert rows["maxima"]["ES-IB"]["value"]["1"]["straight"] == 10 and rows["maxima"]["ES-GA"]["value"]["3"]["straight"] == 30
+    assert rows["announced_bets"]["ES-IB"]["value"]["zero-sector"].startswith("2 on 0/2/3")
     assert rows["announced_bets"]["ES-IB"]["source"] == "000:242-268"
     assert rows["announced"]["ES-GA"]["value"] == "none" and rows["announced"]["ES-AN"]["value"] == "markers"
     assert "payable_with_minimum" in rows and "payment_order" in rows

@@ -111,7 +111,7 @@ def test_jurisdiction_differences_in_the_rules_data() -> None:
     rows = {d["rule"]: d for d in json.loads(result.stdout)["differences"]}
     assert {"joker_names", "limits_set_by", "second_push", "minimum_turns", "void_causes", "payment_order",
             "bets_locked_after_close", "no_bets_during_payout"} <= set(rows)
-    assert rows["minimum_turns"]["ES-AN"]["value"] == "4" and rows["minimum_turns"]["ES-IB"]["value"] == "0"
+    assert rows["minimum_turns"]["ES-AN"]["value"] == 4 and rows["minimum_turns"]["ES-IB"]["value"] == 0
     assert "cells" not in rows and "payouts" not in rows
 
 
