@@ -16,7 +16,8 @@ ROOT = Path(__file__).parents[1]
 DEPS = ROOT / "scripts" / "deps.sh"
 
 
-def run_deps(tmp: Path, *, chromium: bool, postgres: bool, root: bool = True, dieharder: bool = True) -> tuple[str, list[str]]:
+def run_deps(tmp: Path, *, chromium: bool, postgres: bool, root: bool = True, dieharder: bool = True,
+             nginx: bool = True) -> tuple[str, list[str]]:
     """scripts/deps.sh with fake apt-get / sudo / id on PATH; returns its output and the commands it ran."""
     bin_ = tmp / "bin"
     bin_.mkdir()
@@ -42,8 +43,12 @@ def run_deps(tmp: Path, *, chromium: bool, postgres: bool, root: bool = True, di
     if dieharder:
         battery.write_text("#!/bin/sh\n")
         battery.chmod(0o755)
+    proxy = tmp / "nginx"
+    if nginx:
+        proxy.write_text("#!/bin/sh\n")
+        proxy.chmod(0o755)
     env = {"PATH": str(bin_), "TAPETE_CHROMIUM": str(browser), "TAPETE_INITDB_GLOB": str(tmp / "postgresql/*/bin/initdb"),
-           "TAPETE_DIEHARDER": str(battery)}
+           "TAPETE_DIEHARDER": str(battery), "TAPETE_NGINX": str(proxy)}
     out = subprocess.run(["/bin/sh", str(DEPS)], env=env, capture_output=True, text=True, check=True)
     calls = log.read_text().splitlines() if log.exists() else []
     return out.stdout + out.stderr, calls
@@ -65,6 +70,12 @@ def test_make_deps_never_names_an_installed_package(tmp_path: Path) -> None:
     assert "about to install: chromium" in out
     assert calls[-1] == "apt-get install -y -q --no-install-recommends chromium"
     assert not any("upgrade" in c or "postgresql" in c for c in calls)
+
+
+def test_make_deps_installs_nginx_only_when_missing(tmp_path: Path) -> None:
+    out, calls = run_deps(tmp_path, chromium=True, postgres=True, nginx=False)
+    assert "about to install: nginx" in out
+    assert calls == ["apt-get update -q", "apt-get install -y -q --no-install-recommends nginx"]
 
 
 def test_make_deps_installs_dieharder_only_when_missing(tmp_path: Path) -> None:
