@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from tapete.core.errors import TapeteError
 from tapete.server.money import ledger
+from tapete.server.tables.adapters import adapter_for
 from tapete.server.tables.shoes import shoe_over
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ def banca(table: str) -> str:
 
 
 def banked(game: Game) -> bool:
-    return bool(getattr(game, "player_banked", False))
+    return adapter_for(game).player_banked
 
 
 def stake_account(ctx: Ctx, kind: str | None) -> str:
@@ -55,7 +56,7 @@ def counterparty(ctx: Ctx) -> str:
 def partida_goes_on(ctx: Ctx) -> bool:
     """A player-banked table keeps its state from coup to coup until its shoe ends (the bank, the mano pasada,
     the banco seguido, a barred banker are the partida's)."""
-    return banked(ctx.game) and ctx.state is not None and not shoe_over(ctx.state)
+    return banked(ctx.game) and ctx.state is not None and not shoe_over(ctx.game, ctx.state)
 
 
 def check_decider(ctx: Ctx, event: Any, user: str, staff: bool) -> None:

@@ -29,6 +29,8 @@ from tapete.engine.events import Deal
 from tapete.engine.game import Game
 from tapete.server.money import ledger
 from tapete.server.storage.db import meta_kv
+from tapete.server.tables.adapters import adapter_for
+from tapete.server.tables.protocol import admit
 
 if TYPE_CHECKING:
     from tapete.server.config import TableConfig
@@ -44,7 +46,7 @@ ONE_SEAT = "003:4261-4263"               # no playing at two tables at once, nor
 
 def table_stakes(game: Game) -> bool:
     """A game whose players bet only the chips in front of them, bought in at the table (circle poker)."""
-    return bool(getattr(game, "table_stakes", False))
+    return adapter_for(game).table_stakes
 
 
 def purse(ctx: Ctx, player: str) -> str:
@@ -248,7 +250,7 @@ def op_open(ctx: Ctx) -> dict[str, Any]:
     A draw pot waiting for the next deal (a blank hand) is dealt again to the same players."""
     from tapete.server.tables import service as tables
 
-    tables.need_phase(ctx, "idle", "settled")
+    admit(ctx, "open")
     carried = ctx.state is not None and not (ctx.row["booked"] or {}).get("rollover", True)
     if carried:
         out = tables.op_open(ctx, table=dict(ctx.row["config"]))

@@ -151,13 +151,13 @@ def end_of_coup_shoe(ctx: Ctx, record: dict[str, Any]) -> dict[str, Any] | None:
     """Advance the electronic shoe by the cards this state dealt; at the cut card, end the shoe: log the
     card counts and reveal its seed."""
     info = dict(ctx.row["shoe"] or {})
-    dealt = dealt_cards(ctx.state)
+    dealt = dealt_cards(ctx.game, ctx.state)
     if not info or dealt is None:
         return None
     start = info.get("start", info["position"])
     info["position"] = start + len(dealt)
     note = {"commitment": info["commitment"], "start": start, "dealt": dealt, "number": info["number"]}
-    if shoe_over(ctx.state) or ctx.game.fresh_deck_each_round or info["total"] - info["position"] < 10:
+    if shoe_over(ctx.game, ctx.state) or ctx.game.fresh_deck_each_round or info["total"] - info["position"] < 10:
         info["ended"] = True
         note["seed"] = info["seed"]
         ctx.emit("shoe", {"event": "end", "number": info["number"], "dealt": info["position"],

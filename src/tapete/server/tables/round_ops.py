@@ -19,6 +19,7 @@ from tapete.server.storage import fastjson
 from tapete.server.storage.db import rounds
 from tapete.server.tables import banker, circle, privacy
 from tapete.server.tables.fairness import commitment, draw_rng, event_document, new_seed, pick
+from tapete.server.tables.protocol import admit
 from tapete.server.tables.round_end import conclude, reopen_announced, takes_bets
 from tapete.server.tables.shoes import add_cards, open_state, prepare
 from tapete.server.tables.table_ctx import (
@@ -30,7 +31,6 @@ from tapete.server.tables.table_ctx import (
     is_table_verb,
     load_open_bets,
     load_state,
-    need_phase,
     parse,
     probe_staked,
     round_record,
@@ -45,7 +45,7 @@ def op_open(ctx: Ctx, table: dict[str, Any] | None = None) -> dict[str, Any]:
     """A new round; `table`: the table keys to open it with (circle poker: the seats of this hand)."""
     if table is None and circle.table_stakes(ctx.game):
         return circle.op_open(ctx)
-    need_phase(ctx, "idle", "settled")
+    admit(ctx, "open")
     if table is None and not ctx.open_now():   # the croupier's open obeys the hours the players' bets obey (op_bets)
         raise TapeteError("table-closed", f"table {ctx.table_id} is outside its opening hours")
     spec, game = ctx.spec, ctx.game
@@ -73,13 +73,9 @@ def op_open(ctx: Ctx, table: dict[str, Any] | None = None) -> dict[str, Any]:
         booked = {"commission": 0, "carry": {}, "rollover": False}
     else:
         booked["rollover"] = False
-    lay = getattr(game, "layout", None)
-    if callable(lay) and spec.source == "rng":    # monte-banca lays its four cards before the bets (003:6174-6186)
-        try:
-            lay(ctx.state)
-            ctx.state_changed = True
-        except TapeteError:
-            pass      # a shoe that cannot lay them: the first bet meets the engine's refusal, as before
+    if spec.source == "rng":    # monte-banca lays its four cards before the bets (003:6174-6186)
+        ctx.adapter.lay_out(ctx.state)
+        ctx.state_changed = True
     number = ctx.row["round_no"] + 1
     seed = new_seed() if spec.source == "rng" and not game.uses_shoe else None
     commit_hash = commitment(seed) if seed else (shoe_info or {}).get("commitment")
@@ -114,7 +110,7 @@ def op_bets(ctx: Ctx, user: str, items: list[dict[str, Any]]) -> dict[str, Any]:
     if ctx.row["phase"] in ("closed", "confirming", "acting"):
         raise TapeteError("bet-closed", f"table {ctx.table_id}: no va más has been called, bets wait for the next round",
                           source="001:159; 003:396-400")
-    need_phase(ctx, "betting")
+    admit(ctx, "bets")
     if not ctx.open_now():
         raise TapeteError("table-closed", f"table {ctx.table_id} is outside its opening hours")
     if ctx.spec.seats:
@@ -154,7 +150,7 @@ def op_bets(ctx: Ctx, user: str, items: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def op_close(ctx: Ctx, cards: list[Any] | None) -> dict[str, Any]:
-    need_phase(ctx, "betting")
+    admit(ctx, "close")
     if ctx.game.uses_shoe:
         return deal(ctx, cards)
     changed = ctx.state_changed
@@ -210,7 +206,7 @@ def coup_end(ctx: Ctx) -> dict[str, Any]:
     """Every decision made (or timed out): the game applies its defaults and the coup settles."""
     # Not at circle poker: a hand nobody showed is another player's secret (docs/server.md §fairness), and the
     # round record reaches players; its pages rebuild the showdown from what the table showed.
-    if ctx.game.uses_shoe and not getattr(ctx.game, "table_stakes", False):
+    if ctx.adapter.keeps_coup:
         ctx.coup = redact(to_json(ctx.state))   # the hands as dealt (the engine may clear them when it settles);
         # redact: the shoe's undealt cards stay out of the round record
     finished = ctx.game.end_round(copy.deepcopy(ctx.state))
@@ -220,7 +216,7 @@ def coup_end(ctx: Ctx) -> dict[str, Any]:
 
 
 def op_draw(ctx: Ctx) -> dict[str, Any]:
-    need_phase(ctx, "closed")
+    admit(ctx, "draw")
     if ctx.spec.source != "rng":
         raise TapeteError("wrong-source", f"table {ctx.table_id} takes the croupier's keyed result, not the CSPRNG")
     chances = ctx.game.chance(ctx.state)
@@ -246,7 +242,7 @@ def after_outcome(ctx: Ctx, event: Any | None) -> dict[str, Any]:
 
 
 def op_key(ctx: Ctx, value: Any, name: str | None, last: bool) -> dict[str, Any]:
-    need_phase(ctx, "betting", "closed")
+    admit(ctx, "key")
     if ctx.spec.source != "croupier":
         raise TapeteError("wrong-source", f"table {ctx.table_id} draws its outcomes with the CSPRNG")
     if ctx.game.uses_shoe:
@@ -281,7 +277,7 @@ def preview_of(ctx: Ctx, doc: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def op_confirm(ctx: Ctx) -> dict[str, Any]:
-    need_phase(ctx, "confirming")
+    admit(ctx, "confirm")
     ctx.set(pre_outcome=None)
     ctx.emit("confirm", {})
     return after_outcome(ctx, _last_outcome(ctx))
@@ -306,7 +302,7 @@ def _outcome_from(doc: dict[str, Any]) -> Outcome:
 
 
 def op_correct(ctx: Ctx, value: Any, name: str | None, last: bool) -> dict[str, Any]:
-    need_phase(ctx, "confirming")
+    admit(ctx, "correct")
     name = outcome_name(ctx, name)
     event = parse(ctx, {name: value, **({"last": True} if last else {})})
     before = _last_outcome(ctx)
@@ -318,7 +314,7 @@ def op_correct(ctx: Ctx, value: Any, name: str | None, last: bool) -> dict[str, 
 
 
 def op_void(ctx: Ctx, reason: str) -> dict[str, Any]:
-    need_phase(ctx, "closed", "confirming", "acting")
+    admit(ctx, "void")
     annulled = None
     if ctx.row["phase"] == "confirming":
         ctx.state = from_json(ctx.game.state_type(), fastjson.loads(ctx.row["pre_outcome"]))
@@ -343,7 +339,7 @@ def after_void(ctx: Ctx) -> dict[str, Any]:
 
 
 def op_limits(ctx: Ctx, values: dict[str, Any]) -> dict[str, Any]:
-    need_phase(ctx, "idle", "settled", "betting")
+    admit(ctx, "limits")
     if ctx.state is None:
         ctx.state = open_state(ctx.game, ctx.jurisdiction, ctx.row["config"], ctx.spec.source, seed=None)
         ctx.state_changed = True
@@ -358,7 +354,7 @@ def op_limits(ctx: Ctx, values: dict[str, Any]) -> dict[str, Any]:
 
 
 def op_act(ctx: Ctx, user: str, roles: set[str], body: dict[str, Any], cards: list[Any] | None) -> dict[str, Any]:
-    need_phase(ctx, "betting", "acting", "settled", "closed")
+    admit(ctx, "act", body.get("do") if isinstance(body.get("do"), str) else None)
     event = parse(ctx, {"act": body})
     open_bets = load_open_bets(ctx)
     staff = bool(roles & set(STAFF)) and ctx.spec.source == "croupier"

@@ -83,7 +83,6 @@ from tapete.server.tables.table_ctx import (  # noqa: F401 - re-exported: tapete
     is_table_verb,
     load_open_bets,
     load_state,
-    need_phase,
     parse,
     probe_staked,
     round_record,
@@ -394,7 +393,7 @@ class TableService:
         shoe = find_shoe(state) if state is not None else None
         if shoe is not None or row["shoe"]:
             info = row["shoe"] or {}
-            left = (info.get("total", 0) - info.get("start", info.get("position", 0)) - len(dealt_cards(state) or [])
+            left = (info.get("total", 0) - info.get("start", info.get("position", 0)) - len(dealt_cards(game, state) or [])
                     if info.get("total") and state is not None else None)   # a game dealing from a card list
             out["shoe"] = {"remaining": shoe.remaining if shoe else left, "cut_reached": shoe.cut_reached if shoe else False,
                            "commitment": info.get("commitment"), "number": info.get("number")}

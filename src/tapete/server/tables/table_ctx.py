@@ -19,7 +19,9 @@ from tapete.server.money import ledger
 from tapete.server.storage import fastjson
 from tapete.server.storage.db import bets, casino_tables, idempotency, rounds
 from tapete.server.tables import banker, circle
+from tapete.server.tables.adapters import TableAdapter, adapter_for
 from tapete.server.tables.fairness import event_document
+from tapete.server.tables.protocol import PhaseTable
 
 PHASES = ("idle", "betting", "closed", "acting", "confirming", "settled")
 FINAL = ("won", "lost", "push")
@@ -66,6 +68,18 @@ class Ctx:
     opening: Callable[[TableConfig], bool] | None = None
     pending_ledger: ledger.Batch | None = None   # a batch of bets: entries checked in memory, written together
 
+    @property
+    def adapter(self) -> TableAdapter:
+        return adapter_for(self.game)
+
+    @property
+    def phase(self) -> str:
+        return str(self.row["phase"])
+
+    @property
+    def phases(self) -> PhaseTable:
+        return self.adapter.phases
+
     def open_now(self) -> bool:
         return self.opening(self.spec) if self.opening else True
 
@@ -109,14 +123,6 @@ def check_idempotency(conn: Connection, idem: tuple[str, str]) -> None:
     if found["fingerprint"] != idem[1]:
         raise TapeteError("idempotency-key-reused", "this Idempotency-Key was used for a different request")
     raise Replay(found["status"], found["response"])
-
-
-def need_phase(ctx: Ctx, *phases: str) -> None:
-    if ctx.row["phase"] not in phases:
-        what = {"betting": "bets are not open", "closed": "no va más has not been called",
-                "confirming": "no keyed result awaits confirmation", "acting": "no decision is due"}
-        raise TapeteError("wrong-phase", f"table {ctx.table_id} is {ctx.row['phase']}: "
-                          f"{what.get(phases[0], 'not now')} (allowed in: {', '.join(phases)})")
 
 
 def guarded(fn: Callable[..., Any], *args: Any) -> Any:

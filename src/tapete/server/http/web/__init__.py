@@ -10,7 +10,6 @@ through the same JSON API and WebSocket as any client. Every rule stays in the e
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from tapete.core.errors import TapeteError
+from tapete.server.tables.adapters import adapter_for
 
 if TYPE_CHECKING:
     from tapete.server.http.app import Server
@@ -234,11 +234,7 @@ def mount(app: FastAPI, server: Server) -> None:
 
 def boxes_of(game: Any, jurisdiction: str) -> int | None:
     """How many boxes the game's rules lay on the cloth in this jurisdiction (banked poker: 6 to 9), if they say."""
-    try:
-        boxes = getattr(game.rules_for(jurisdiction), "boxes", None)
-    except TapeteError:
-        return None
-    return boxes if isinstance(boxes, int) and not isinstance(boxes, bool) else None
+    return adapter_for(game).boxes(jurisdiction)
 
 
 def payouts(game: Any, jurisdiction: str) -> dict[str, str]:
@@ -246,8 +242,7 @@ def payouts(game: Any, jurisdiction: str) -> dict[str, str]:
     chances, the wheel of fortune's symbols), for the cloth to print; {} elsewhere."""
     from tapete.core.money import format_ratio
 
-    table = getattr(game.rules.get(jurisdiction), "payouts", None)
-    return {str(k): format_ratio(v) for k, v in table.items()} if isinstance(table, Mapping) else {}
+    return {str(k): format_ratio(v) for k, v in adapter_for(game).payouts(jurisdiction).items()}
 
 
 def wheel_order(game_id: str) -> list[int | str]:
