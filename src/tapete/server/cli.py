@@ -30,6 +30,7 @@ def serve(
     from tapete.server import config as casino_config
     from tapete.server.http.app import create_app
     from tapete.server.storage.db import Database
+    from tapete.server.tables.adapters import check_live_tables
 
     try:
         cli_args.at_least(port, 0, "--port")
@@ -39,6 +40,7 @@ def serve(
         if config is not None:
             cli_args.read_text(config, "--config", allow_stdin=False, code="bad-config")
         casino = casino_config.load(config)
+        check_live_tables(casino)
         cli_args.open_database(database).engine.dispose()
     except TapeteError as exc:
         _error(exc.code, f"--config: {exc.message}" if exc.code == "bad-config" and config else exc.message)

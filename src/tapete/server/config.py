@@ -178,16 +178,16 @@ def check_table_values(game: Any, values: dict[str, Any]) -> None:
 
 
 def validate(config: CasinoConfig) -> CasinoConfig:
-    """Open every table with its game: the engine refuses what the jurisdiction does not allow."""
+    """Open every table with its game: the engine refuses what the jurisdiction does not allow. (What a live
+    table of each family can do is the table service's check at start: tables/adapters.py `check_live`.)"""
     from tapete.engine.registry import get_game
-    from tapete.server.tables.shoes import open_state
 
     for t in config.tables:
         try:
             game = get_game(t.game)
             check_table_values(game, t.table)
             game.rules_for(config.jurisdiction_of(t))
-            open_state(game, config.jurisdiction_of(t), t.table, t.source, seed=None)
+            game.open(config.jurisdiction_of(t), dict(t.table), *([[]] if game.uses_shoe else []))
         except TapeteError as exc:
             raise TapeteError("bad-config", f"table {t.id} ({t.game}): {exc.message}", source=exc.source) from exc
     return config

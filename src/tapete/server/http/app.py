@@ -565,7 +565,7 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
 
     # -- audit -------------------------------------------------------------------------------------
     @app.get("/api/tables/{table_id}/log", tags=["audit"])
-    def table_log(table_id: str, user: Me, after: Annotated[int, Query(ge=0)] = 0,
+    def table_log(table_id: str, user: Me, after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,   # events.seq: INTEGER
                   limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> dict[str, Any]:
         """The table's hash-chained log (inspector, chief), with the chain verified from the start up to
         the table's stored head (`head`: what `tapete audit verify --head` checks an export against)."""

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from tapete.core.errors import TapeteError
 from tapete.core.rng import TableRng
 from tapete.engine.game import Game
+from tapete.engine.registry import get_game
 from tapete.games.baccarat.common import PlayerBankedGame
 from tapete.games.baccarat.punto_banca import PuntoBancaGame, PuntoBancaState
 from tapete.games.blackjack.game import BJState, BlackjackGame
@@ -33,6 +34,7 @@ from tapete.games.roulette.game import RouletteGame
 from tapete.games.roulette.rules import RouletteRules
 from tapete.games.trente_quarante import TQState, TrenteQuaranteGame
 from tapete.games.wheel_of_fortune import WheelOfFortuneGame, WheelRules
+from tapete.server.config import CasinoConfig
 from tapete.server.tables.protocol import ANY_VERB, PhaseTable
 
 # The routes every family shares; a family's table adds its own (the draw, the keyed result) and its act windows.
@@ -242,9 +244,23 @@ def adapter_for(game: Game) -> TableAdapter:
     return found
 
 
+def check_live_tables(config: CasinoConfig) -> None:
+    """Every live (croupier) table of the casino file is of a family a croupier can deal: else one line, the key
+    path and what is expected (issue 26, item 12: such a table took stakes it could never deal or return)."""
+    for i, spec in enumerate(config.tables):
+        if spec.source == "croupier":
+            adapter_for(get_game(spec.game)).check_live(f"tables[{i}] (id {spec.id!r})")
+
+
 def families() -> list[tuple[str, PhaseTable]]:
     """Each family once with its phase table, in the registry's order (docs/server.md)."""
     seen: dict[str, PhaseTable] = {}
     for _, kind in REGISTRY:
         seen.setdefault(kind.family, kind.phases)
     return list(seen.items())
+
+
+if __name__ == "__main__":     # docs/server.md's phase table: python -m tapete.server.tables.adapters
+    from tapete.server.tables.protocol import markdown
+
+    print(markdown(families()), end="")

@@ -28,7 +28,7 @@ from tapete.core.errors import TapeteError
 from tapete.engine.events import Deal
 from tapete.engine.game import Game
 from tapete.server.money import ledger
-from tapete.server.storage.db import meta_kv
+from tapete.server.storage.db import meta_kv, users
 from tapete.server.tables.adapters import adapter_for
 from tapete.server.tables.protocol import admit
 
@@ -42,6 +42,7 @@ STATUS = {"seat-taken": 409, "already-seated": 409, "not-seated": 409}
 SEAT_KEYS = ("seats", "button")          # the table keys the server fills for each hand from the seating
 TABLE_RANGE = range(1, 11)               # seats 1-10 from the croupier's right (003:4052-4056)
 ONE_SEAT = "003:4261-4263"               # no playing at two tables at once, nor holding two seats at one
+# (also 003:4274-4275: "jugar en más de una mesa al mismo tiempo")
 
 
 def table_stakes(game: Game) -> bool:
@@ -98,6 +99,15 @@ def save_resting(conn: Connection, table_id: str, resting: dict[str, int]) -> No
         conn.execute(update(meta_kv).where(meta_kv.c.key == _rest_key(table_id)).values(value=value))
 
 
+def lock_player(conn: Connection, user: str) -> None:
+    """Serialise a player's sits across tables: each sit locks its own table's row only, so on PostgreSQL two sits
+    at two tables both found the player seated nowhere else and he played at four tables at once (003:4274-4275).
+    The player's user row is common to all of them: the second sit waits for the first to commit, then sees it.
+    SQLite has one writer at a time: nothing to lock."""
+    if conn.dialect.name != "sqlite":
+        conn.execute(select(users.c.username).where(users.c.username == user).with_for_update()).first()
+
+
 def seated_elsewhere(conn: Connection, table_id: str, user: str) -> str | None:
     for key, raw in conn.execute(select(meta_kv.c.key, meta_kv.c.value).where(meta_kv.c.key.like("seats:%"))):
         if key != _key(table_id) and raw and user in json.loads(raw).values():
@@ -133,6 +143,7 @@ def op_sit(ctx: Ctx, user: str, seat: int, amount: int) -> dict[str, Any]:
         raise TapeteError("bad-request", f"table {t} plays {game.id}: its players bet from the wallet, there is no seat to take")
     if not ctx.open_now():
         raise TapeteError("table-closed", f"table {t} is outside its opening hours")
+    lock_player(ctx.conn, user)
     seating = load_seating(ctx.conn, t)
     mine = next((s for s, p in seating.items() if p == user), None)
     if mine is not None:

@@ -19,9 +19,9 @@ from tapete.server.storage import fastjson
 from tapete.server.storage.db import rounds
 from tapete.server.tables import banker, circle, privacy
 from tapete.server.tables.fairness import commitment, draw_rng, event_document, new_seed, pick
-from tapete.server.tables.protocol import admit
+from tapete.server.tables.protocol import PhaseError, admit
 from tapete.server.tables.round_end import conclude, reopen_announced, takes_bets
-from tapete.server.tables.shoes import add_cards, open_state, prepare
+from tapete.server.tables.shoes import add_cards, dealt_cards, open_state, prepare
 from tapete.server.tables.table_ctx import (
     STAFF,
     Ctx,
@@ -181,8 +181,51 @@ def deal(ctx: Ctx, cards: list[Any] | None) -> dict[str, Any]:
             raise TapeteError("bad-request", "a live table deals the cards the croupier keys: give 'cards'")
         ctx.state = copy.deepcopy(ctx.state)
         add_cards(ctx.state, cards)
-    step(ctx, Deal(), "deal", {"cards": list(cards) if cards else None})
+    try:
+        step(ctx, Deal(), "deal", {"cards": list(cards) if cards else None})
+    except TapeteError as exc:
+        # An electronic shoe that runs out before the coup is dealt: the server ends it (its seed revealed) and
+        # hands every stake back; the next round opens a new shoe. A live table's croupier keys more cards or
+        # voids. Never a table stuck in `betting` with the stakes locked on the layout.
+        if exc.code != "shoe-exhausted" or ctx.spec.source != "rng" or ctx.adapter.player_banked:
+            raise
+        return shoe_ran_out(ctx, exc.message)
     return after_decision(ctx)
+
+
+def shoe_ran_out(ctx: Ctx, why: str) -> dict[str, Any]:
+    info = dict(ctx.row["shoe"] or {})
+    if info:
+        info["ended"] = True
+        ctx.set(shoe=info)
+        ctx.emit("shoe", {"event": "end", "number": info.get("number"), "reason": why, "seed": info.get("seed"),
+                          "commitment": info.get("commitment")})
+    return hand_back(ctx, f"the shoe ran out before the coup ({why}): every stake is handed back")
+
+
+def hand_back(ctx: Ctx, reason: str) -> dict[str, Any]:
+    """A card table's round annulled before the deal (a void, a restart, a shoe that ran out): every open stake
+    back where it came from, the engine's state dropped (the next round opens a fresh one). The engine's own
+    void would deal the coup first (a document may omit the deal): no card is drawn here
+    (R: docs/rulings.md#server-void-before-the-deal)."""
+    entry = ledger.Entry("settle", ctx.table_id, ctx.row["round_id"], ctx.actor, memo="void before the deal")
+    results: dict[str, dict[str, Any]] = {}
+    for bet_id, b in load_open_bets(ctx).items():
+        if b["status"] != "open":
+            continue
+        c = b["collected"]
+        if c:
+            entry.post(banker.stake_account(ctx, b["kind"]), -c, bet_id).post(circle.purse(ctx, b["player"]), c, bet_id)
+        b.update(status="void", returned=c, settled_at=ctx.now)
+        ctx.changed_bets.add(bet_id)
+        results[bet_id] = {"player": b["player"], "kind": b["kind"], "status": "void", "staked": c, "returned": c}
+    ledger.commit(ctx.conn, entry, balances=False)
+    ctx.emit("hand-back", {"reason": reason, "bets": results})
+    ctx.state = None
+    ctx.state_changed = True
+    out = conclude(ctx)
+    out["bets"] = results
+    return out
 
 
 def acts_due(ctx: Ctx) -> list[dict[str, Any]]:
@@ -315,6 +358,9 @@ def op_correct(ctx: Ctx, value: Any, name: str | None, last: bool) -> dict[str, 
 
 def op_void(ctx: Ctx, reason: str) -> dict[str, Any]:
     admit(ctx, "void")
+    if ctx.phase == "betting":          # a card table before the deal (protocol: CARD_ROUTES)
+        staff_log.record(ctx.conn, ctx.actor, "void", ctx.table_id, {"reason": reason, "round": ctx.row["round_no"]})
+        return hand_back(ctx, reason)
     annulled = None
     if ctx.row["phase"] == "confirming":
         ctx.state = from_json(ctx.game.state_type(), fastjson.loads(ctx.row["pre_outcome"]))
@@ -372,7 +418,13 @@ def op_act(ctx: Ctx, user: str, roles: set[str], body: dict[str, Any], cards: li
             raise TapeteError("forbidden", "only the croupier of a live table keys cards")
         ctx.state = copy.deepcopy(ctx.state)
         add_cards(ctx.state, cards)
-    step(ctx, event, "act", {"cards": list(cards) if cards else None})
+    before = _dealt_now(ctx)
+    try:
+        step(ctx, event, "act", {"cards": list(cards) if cards else None})
+    except TapeteError:
+        _no_card_before_the_deal(ctx, before, body)     # the engine's refusal may name the cards it drew
+        raise
+    _no_card_before_the_deal(ctx, before, body)
     doc = settlement_doc(ctx)
     sync_stakes(ctx, doc)
     if ctx.row["phase"] == "acting":
@@ -385,6 +437,20 @@ def op_act(ctx: Ctx, user: str, roles: set[str], body: dict[str, Any], cards: li
     mine = open_bets.get(event.bet) if event.bet else None
     result["balance"] = ledger.balance(ctx.conn, ledger.wallet(mine["player"] if mine else user))
     return result
+
+
+def _dealt_now(ctx: Ctx) -> int | None:
+    """Outside `acting`, how many cards the state has dealt (None where no card can be at stake)."""
+    if not ctx.game.uses_shoe or ctx.phase == "acting" or ctx.state is None:
+        return None
+    return len(dealt_cards(ctx.game, ctx.state) or [])
+
+
+def _no_card_before_the_deal(ctx: Ctx, before: int | None, body: dict[str, Any]) -> None:
+    """Belt and braces behind the phase table: an act taken outside `acting` must not deal (the engine deals a
+    coup a document omitted). Refused as out of its phase, in the server's words, the transaction rolled back."""
+    if before is not None and len(dealt_cards(ctx.game, ctx.state) or []) != before:
+        raise PhaseError(ctx.table_id, ctx.phase, f"the act {body.get('do')!r}", ctx.phases.act_phases("") or ("acting",))
 
 
 def op_advance(ctx: Ctx) -> dict[str, Any] | None:
@@ -423,6 +489,9 @@ def op_recover(ctx: Ctx) -> dict[str, Any]:
     policy is `void` and the engine agrees — void it and hand every undecided stake back."""
     phase = ctx.row["phase"]
     ctx.emit("recovered", {"policy": ctx.spec.recovery, "was": phase})
+    if (ctx.spec.recovery == "void" and phase == "betting" and ctx.game.uses_shoe and ctx.state is not None
+            and ctx.adapter.phases.admits("betting", "void")):
+        return hand_back(ctx, "server-restart")    # the engine's void would deal the coup first
     if ctx.spec.recovery == "void" and phase in ("betting", "closed", "acting", "confirming") and ctx.state is not None:
         base = ctx.state
         if phase == "confirming" and ctx.row["pre_outcome"]:

@@ -35,6 +35,7 @@ from tapete.server.money import ledger
 from tapete.server.storage import fastjson, hot
 from tapete.server.storage.db import Database, bets, casino_tables, rounds
 from tapete.server.tables import banker, circle
+from tapete.server.tables.adapters import check_live_tables
 from tapete.server.tables.batch import BetBatches
 from tapete.server.tables.round_end import (  # noqa: F401 - re-exported: tapete.server.tables.service names them all
     conclude,
@@ -119,6 +120,7 @@ class TableService:
         # for the lock only to be refused after it.
         self._closed_busy: dict[str, int] = {}
         self.batches = BetBatches(self)     # bets are group-committed per table (batch.py)
+        check_live_tables(config)           # a live table its family cannot deal: refused at load
 
     # -- plumbing ----------------------------------------------------------------------------------
     def spec(self, table_id: str) -> TableConfig:
