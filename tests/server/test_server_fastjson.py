@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tapete.catalog import get_game
 from tapete.conformance.document import parse_event
 from tapete.core.errors import TapeteError
-from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
 from tapete.server.storage import fastjson
 

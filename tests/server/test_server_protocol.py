@@ -260,7 +260,7 @@ def test_one_circle_table_at_a_time_under_concurrent_sits(make_casino: Any, data
 
 # -- the protocol as data -------------------------------------------------------------------------------------------
 def test_every_game_has_its_familys_adapter() -> None:
-    from tapete.engine.registry import all_games
+    from tapete.catalog import all_games
     from tapete.server.tables.adapters import WheelAdapter, adapter_for
 
     for game in all_games():

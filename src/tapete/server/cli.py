@@ -12,6 +12,8 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from tapete.server.storage.opening import open_database
+
 audit_app = typer.Typer(help="The tables' hash-chained event logs.", no_args_is_help=True)
 
 
@@ -41,7 +43,7 @@ def serve(
             cli_args.read_text(config, "--config", allow_stdin=False, code="bad-config")
         casino = casino_config.load(config)
         check_live_tables(casino)
-        cli_args.open_database(database).engine.dispose()
+        open_database(database).engine.dispose()
     except TapeteError as exc:
         _error(exc.code, f"--config: {exc.message}" if exc.code == "bad-config" and config else exc.message)
     except ValueError as exc:      # pydantic: the first problem, on one line
@@ -111,7 +113,7 @@ def audit_export(
     try:
         if out != "-":
             cli_args.writable_file(out, "--out")
-        db = cli_args.open_database(database, must_exist=True)
+        db = open_database(database, must_exist=True)
         with db.snapshot() as conn:
             try:
                 known = sorted(r[0] for r in conn.execute(select(events.c.table_id).distinct()))
@@ -226,7 +228,7 @@ Stdin_ = Annotated[bool, typer.Option("--password-stdin", help="read the passwor
 
 
 def _auth(config: str | None, database: str | None, *, must_exist: bool = False):  # type: ignore[no-untyped-def]
-    """The accounts service on the checked database (`cli_args.open_database`: a bad URL is one line, exit 2)."""
+    """The accounts service on the checked database (`storage.opening.open_database`: a bad URL is one line, exit 2)."""
     from tapete import cli_args
     from tapete.core.errors import TapeteError
     from tapete.server import config as casino_config
@@ -240,7 +242,7 @@ def _auth(config: str | None, database: str | None, *, must_exist: bool = False)
             raise
         except Exception as exc:  # noqa: BLE001 - TOML or the casino file's own checks
             raise TapeteError("bad-option", f"--config: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
-    db = cli_args.open_database(database, must_exist=must_exist)
+    db = open_database(database, must_exist=must_exist)
     db.migrate()
     return Auth(db, security)
 

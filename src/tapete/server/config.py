@@ -180,7 +180,7 @@ def check_table_values(game: Any, values: dict[str, Any]) -> None:
 def validate(config: CasinoConfig) -> CasinoConfig:
     """Open every table with its game: the engine refuses what the jurisdiction does not allow. (What a live
     table of each family can do is the table service's check at start: tables/adapters.py `check_live`.)"""
-    from tapete.engine.registry import get_game
+    from tapete.catalog import get_game
 
     for t in config.tables:
         try:
@@ -195,7 +195,7 @@ def validate(config: CasinoConfig) -> CasinoConfig:
 
 def demo() -> CasinoConfig:
     """A small casino to play with: electronic and live roulette, staff and two players."""
-    from tapete.engine.registry import all_games
+    from tapete.catalog import all_games
 
     tables: list[dict[str, Any]] = [
         {"id": "ruleta-1", "game": "roulette-french", "name": "Ruleta electrónica 1", "jurisdiction": "ES-AN",

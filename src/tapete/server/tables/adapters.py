@@ -14,10 +14,10 @@ from contextlib import suppress
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from tapete.catalog import get_game
 from tapete.core.errors import TapeteError
 from tapete.core.rng import TableRng
 from tapete.engine.game import Game
-from tapete.engine.registry import get_game
 from tapete.games.baccarat.common import PlayerBankedGame
 from tapete.games.baccarat.punto_banca import PuntoBancaGame, PuntoBancaState
 from tapete.games.blackjack.game import BJState, BlackjackGame
@@ -149,8 +149,9 @@ class PlayerBankedAdapter(TableAdapter):
 
     family = "chemin de fer, a dos paños"
     player_banked = True
-    phases = PhaseTable.of(CARD_ROUTES, {**{v: ("idle", "betting", "settled") for v in BANK_VERBS},
-                                         ANY_VERB: ("acting",)})
+    # No void before the deal: the bank in play carries the partida's winnings, and only the engine returns it.
+    phases = PhaseTable.of({**CARD_ROUTES, "void": ("acting",)},
+                           {**{v: ("idle", "betting", "settled") for v in BANK_VERBS}, ANY_VERB: ("acting",)})
 
     def shoe_ended(self, state: Any) -> bool:
         return bool(state.stop_card_out)

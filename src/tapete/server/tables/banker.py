@@ -22,11 +22,12 @@ from typing import TYPE_CHECKING, Any
 from tapete.core.errors import TapeteError
 from tapete.server.money import ledger
 from tapete.server.tables.adapters import adapter_for
+from tapete.server.tables.open_bets import load_open_bets
 from tapete.server.tables.shoes import shoe_over
 
 if TYPE_CHECKING:
     from tapete.engine.game import Game
-    from tapete.server.tables.service import Ctx
+    from tapete.server.tables.table_ctx import Ctx
 
 
 def banca(table: str) -> str:
@@ -76,8 +77,6 @@ def sweep(ctx: Ctx) -> None:
     """No bank in play any more: a rounding cent left in the bank account goes to the float (one transaction)."""
     if not banked(ctx.game):
         return
-    from tapete.server.tables.service import load_open_bets
-
     if any(b["kind"] in ctx.game.bank_kinds and b["status"] == "open" for b in load_open_bets(ctx).values()):
         return
     left = ledger.balance(ctx.conn, banca(ctx.table_id))

@@ -102,16 +102,15 @@ def admit(ctx: Phased, route: Route, verb: str | None = None) -> None:
 
 
 def markdown(rows: list[tuple[str, PhaseTable]]) -> str:
-    """The phase table of every family, as docs/server.md shows it (generated: tests/server/test_protocol.py)."""
-    out = ["| family | route / act | " + " | ".join(PHASES) + " |", "|---|---|" + "---|" * len(PHASES)]
+    """The phase table of every family, as docs/server.md shows it (generated: tests/server/test_server_protocol.py):
+    per family and phase, the routes admitted and the acts taken (`act *`: any verb of the game not named)."""
+    out = ["| family | " + " | ".join(PHASES) + " |", "|---|" + "---|" * len(PHASES)]
     for family, table in rows:
-        for route in ROUTES:
-            if route == "act":
-                continue
-            phases = table.route_phases(route)
-            out.append(f"| {family} | {route} | " + " | ".join("✓" if p in phases else "" for p in PHASES) + " |")
-        for verb in sorted(table.acts, key=lambda v: (v == ANY_VERB, v)):
-            phases = table.act_phases(verb)
-            name = "act (any other verb)" if verb == ANY_VERB else f"act `{verb}`"
-            out.append(f"| {family} | {name} | " + " | ".join("✓" if p in phases else "" for p in PHASES) + " |")
+        cells = []
+        for phase in PHASES:
+            routes = [r for r in ROUTES if r != "act" and phase in table.routes.get(r, ())]
+            acts = [("act *" if v == ANY_VERB else f"act {v}") for v in sorted(table.acts, key=lambda v: (v == ANY_VERB, v))
+                    if phase in table.acts[v]]
+            cells.append(", ".join(routes + acts) or "—")
+        out.append(f"| {family} | " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"

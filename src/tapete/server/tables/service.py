@@ -26,9 +26,9 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
+from tapete.catalog import get_game
 from tapete.core.errors import TapeteError
 from tapete.engine.game import Game
-from tapete.engine.registry import get_game
 from tapete.server.audit import chains as audit
 from tapete.server.config import CasinoConfig, TableConfig
 from tapete.server.money import ledger
@@ -37,6 +37,7 @@ from tapete.server.storage.db import Database, bets, casino_tables, rounds
 from tapete.server.tables import banker, circle
 from tapete.server.tables.adapters import check_live_tables
 from tapete.server.tables.batch import BetBatches
+from tapete.server.tables.clock import op_advance, op_open_round, op_recover  # noqa: F401 - re-exported
 from tapete.server.tables.round_end import (  # noqa: F401 - re-exported: tapete.server.tables.service names them all
     conclude,
     end_of_coup_shoe,
@@ -54,7 +55,6 @@ from tapete.server.tables.round_ops import (  # noqa: F401 - re-exported: tapete
     deal,
     new_shoe,
     op_act,
-    op_advance,
     op_bets,
     op_close,
     op_confirm,
@@ -63,7 +63,6 @@ from tapete.server.tables.round_ops import (  # noqa: F401 - re-exported: tapete
     op_key,
     op_limits,
     op_open,
-    op_recover,
     op_void,
     outcome_name,
     preview_of,
@@ -322,7 +321,7 @@ class TableService:
         return self.run(table_id, user, lambda ctx: op_act(ctx, user, roles, body, cards), idem)
 
     def open_round(self, table_id: str, actor: str | None) -> Any:
-        return self.run(table_id, actor, op_open)
+        return self.run(table_id, actor, op_open_round)
 
     def close(self, table_id: str, actor: str | None, cards: list[Any] | None = None, idem: tuple[str, str] | None = None) -> Any:
         return self.run(table_id, actor, lambda ctx: op_close(ctx, cards), idem)

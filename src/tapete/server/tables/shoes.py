@@ -20,6 +20,7 @@ from tapete.core.rng import TableRng
 from tapete.engine.game import Game
 from tapete.engine.shoe import Shoe
 from tapete.server.tables.adapters import adapter_for
+from tapete.server.tables.seeds import new_seed
 
 DEFAULT_PENETRATION = 0.75   # where the cut card sits when the table sets none
 
@@ -64,7 +65,7 @@ def prepare(game: Game, jurisdiction: str, table: dict[str, Any], seed_hex: str)
 
 @lru_cache(maxsize=64)
 def _prepare(game_id: str, jurisdiction: str, table_key: tuple[tuple[str, str], ...], seed_hex: str) -> dict[str, Any]:
-    from tapete.engine.registry import get_game
+    from tapete.catalog import get_game
 
     game = get_game(game_id)
     table = {k: ast.literal_eval(v) for k, v in table_key}
@@ -102,8 +103,6 @@ def open_state(game: Game, jurisdiction: str, table: dict[str, Any], source: str
     if source == "croupier":
         return game.open(jurisdiction, table, [])
     if shoe is None:
-        from tapete.server.tables.fairness import new_seed
-
         shoe = {"seed": seed or new_seed()}
         shoe.update(position=prepare(game, jurisdiction, table, shoe["seed"])["position"])
     prepared = prepare(game, jurisdiction, table, shoe["seed"])

@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from tapete.core.errors import TapeteError
+from tapete.server.http.fanout import drain
 from tapete.server.tables.adapters import adapter_for
 
 if TYPE_CHECKING:
@@ -158,8 +159,6 @@ def mount(app: FastAPI, server: Server) -> None:
     @app.websocket("/api/lobby/stream")
     async def lobby_stream(websocket: WebSocket) -> None:
         """The lobby's live rows (phase, countdown, free seats) for anyone: a row each time a table's log grows."""
-        from tapete.server.http.app import _drain
-
         await websocket.accept()
         if lobby_watchers[0] >= LOBBY_WATCHERS:     # an open door: a bounded one
             await websocket.close(code=1013, reason="busy")
@@ -175,7 +174,7 @@ def mount(app: FastAPI, server: Server) -> None:
                 changed.put_nowait(tid)
 
         tasks = [asyncio.create_task(forward(tid, q)) for tid, q in queues.items()]
-        reader = asyncio.create_task(_drain(websocket))
+        reader = asyncio.create_task(drain(websocket))
         try:
             for tid in ids:
                 await websocket.send_json(await asyncio.to_thread(public_row, tid))
