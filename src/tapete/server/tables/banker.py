@@ -20,6 +20,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tapete.core.errors import TapeteError
+from tapete.engine.events import Act
+from tapete.games.baccarat.chemin_de_fer import CheminCoup, CheminState
+from tapete.games.baccarat.common import HoldsBanks
+from tapete.games.baccarat.two_tables import TwoTablesState
 from tapete.server.money import ledger
 from tapete.server.tables.adapters import adapter_for
 from tapete.server.tables.open_bets import load_open_bets
@@ -63,8 +67,8 @@ def partida_goes_on(ctx: Ctx) -> bool:
 def check_decider(ctx: Ctx, event: Any, user: str, staff: bool) -> None:
     """A decision that names its hand (`by`) is taken by the player the engine says holds it; at a player-banked
     table nobody else's word (a croupier's irregularity: staff only)."""
-    by = getattr(event, "by", None)
-    if staff or getattr(event, "bet", None) is not None or by is None:
+    by = event.by if isinstance(event, Act) else None
+    if staff or (isinstance(event, Act) and event.bet is not None) or by is None:
         return
     holder = ctx.game.hand_holder(ctx.state, by)
     if holder is not None and holder != user:
@@ -89,7 +93,7 @@ def summary(game: Game, state: Any) -> dict[str, Any] | None:
     """The bank as the table shows it: who holds it, what it holds (engine amounts, cents), its coups."""
     if not banked(game) or state is None:
         return None
-    banks = getattr(state, "banks", None) or []
+    banks = state.banks if isinstance(state, HoldsBanks) else []
     active = next((b for b in banks if b.active), None)
     last = active or (banks[-1] if banks else None)
     if last is None:
@@ -105,8 +109,8 @@ def reveal(game: Game, state: Any, raw: dict[str, Any], out: dict[str, Any], vie
     if not banked(game) or "coups" not in raw or "current" not in raw:
         return
     out["coups"] = raw["coups"]
-    current = getattr(state, "current", None)
-    if current is None or getattr(current, "result", None) is not None:
+    current = state.current if isinstance(state, CheminState | TwoTablesState) else None
+    if current is None or (isinstance(current, CheminCoup) and current.result is not None):
         out["current"], out["log"] = raw.get("current"), raw.get("log", [])
         return
     for by, key in (("player", "punto"), ("bank", "banker")):

@@ -26,6 +26,7 @@ from sqlalchemy import Connection, insert, select, update
 
 from tapete.core.errors import TapeteError
 from tapete.engine.game import Game
+from tapete.games.poker.circle import CircleState
 from tapete.server.money import ledger
 from tapete.server.storage.db import meta_kv, users
 from tapete.server.tables.adapters import adapter_for
@@ -132,7 +133,7 @@ def summary(conn: Connection, spec: TableConfig, game: Game, jurisdiction: str, 
     free = [s for s in TABLE_RANGE if s not in seating] if len(seating) < most else []
     return {"seats": [{"seat": s, "player": p, "stack": stacks.get(ledger.stack(spec.id, p), 0)} for s, p in sorted(seating.items())],
             "free": free, "max_players": most, "buy_in": {"minimum": low, "maximum": high},
-            "button": getattr(state, "button", None)}
+            "button": state.button if isinstance(state, CircleState) else None}
 
 
 # -- operations: each runs inside TableService.run on the locked table --------------------------------

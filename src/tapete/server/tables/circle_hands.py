@@ -7,6 +7,7 @@ import logging
 from typing import Any
 
 from tapete.engine.events import Deal
+from tapete.games.poker.circle import CircleState
 from tapete.server.money import ledger
 from tapete.server.tables import circle, round_ops
 from tapete.server.tables.protocol import admit
@@ -73,7 +74,7 @@ def waiting(ctx: Ctx, why: str, seated: int) -> dict[str, Any]:
 def next_button(ctx: Ctx, seats: list[int]) -> int | None:
     """The marca where the last hand moved it (003:4451-4458); if that seat was left, the next occupied seat
     the way it moves. None: the engine's default (the first seat to the croupier's right)."""
-    previous = getattr(ctx.state, "button", None) if ctx.state is not None else None
+    previous = ctx.state.button if isinstance(ctx.state, CircleState) else None
     if previous is None or not seats:
         return None
     if previous in seats:

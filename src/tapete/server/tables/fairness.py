@@ -62,7 +62,7 @@ def event_document(event: Event) -> dict[str, Any]:
         body = {"do": event.do, **({"bet": event.bet} if event.bet is not None else {"by": event.by}), **event.fields}
         return {"act": body}
     if isinstance(event, Deal):
-        return {"deal": {}, "last": True} if getattr(event, "last", False) else {"deal": {}}
+        return {"deal": {}, "last": True} if isinstance(event, Deal) and event.last else {"deal": {}}
     if isinstance(event, Close):
         return {"close": {}}
     if isinstance(event, Limits):
