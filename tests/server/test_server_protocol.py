@@ -277,3 +277,19 @@ def test_docs_show_the_generated_phase_table() -> None:
 
     docs = (Path(__file__).resolve().parents[2] / "docs" / "server.md").read_text(encoding="utf-8")
     assert markdown(families()) in docs, "docs/server.md: paste the table `python -m tapete.server.tables.adapters` prints"
+
+
+def test_every_route_asks_the_phase_table_first() -> None:
+    """Each operation's first act on the table is `admit` (before parsing, the engine or the ledger)."""
+    import inspect
+
+    from tapete.server.tables import circle_hands, round_ops
+
+    routes = {round_ops.op_open: "open", round_ops.op_bets: "bets", round_ops.op_close: "close",
+              round_ops.op_draw: "draw", round_ops.op_key: "key", round_ops.op_confirm: "confirm",
+              round_ops.op_correct: "correct", round_ops.op_void: "void", round_ops.op_limits: "limits",
+              round_ops.op_act: "act", circle_hands.op_open: "open"}
+    for fn, route in routes.items():
+        body = inspect.getsource(fn).split('"""')[-1]          # after the docstring
+        first = next(line.strip() for line in body.splitlines()[1:] if line.strip() and not line.strip().startswith("#"))
+        assert first.startswith(f'admit(ctx, "{route}"') or (route == "bets" and "admit(ctx, \"bets\")" in body), (fn, first)
