@@ -30,7 +30,7 @@ from tapete.games.poker.pai_gow import PaiGowRules
 from tapete.games.poker.sin_descarte import SinDescarteRules
 from tapete.games.poker.trijoker import TrijokerRules
 from tapete.games.poker.tripoker import TripokerRules
-from tapete.games.roulette.game import RouletteGame
+from tapete.games.roulette.game import RouletteGame, RouletteState
 from tapete.games.roulette.rules import RouletteRules
 from tapete.games.trente_quarante import TQState, TrenteQuaranteGame
 from tapete.games.wheel_of_fortune import WheelOfFortuneGame, WheelRules
@@ -85,6 +85,10 @@ class TableAdapter:
     def lay_out(self, state: Any) -> None:
         """What an electronic table lays on the cloth before the bets (Monte o banca's four cards)."""
 
+    def announced(self, state: Any) -> dict[str, Any] | None:
+        """A limit change the game has announced and not yet applied (it counts spins or rounds), if any."""
+        return None
+
     def boxes(self, jurisdiction: str) -> int | None:
         """How many boxes the rules lay on the cloth in this jurisdiction, where they fix one number."""
         return None
@@ -111,6 +115,9 @@ class WheelAdapter(TableAdapter):
     family = "wheels and dice"
     phases = PhaseTable.of(WHEEL_ROUTES, {"prison": PRISON_WINDOW, "half": PRISON_WINDOW, "remove": PRISON_WINDOW})
 
+    def announced(self, state: Any) -> dict[str, Any] | None:
+        return state.next_table if isinstance(state, RouletteState) else None
+
     def payouts(self, jurisdiction: str) -> Mapping[str, Fraction]:
         rules = self.game.rules.get(jurisdiction)
         if isinstance(rules, BouleRules | WheelRules | RouletteRules):
@@ -129,6 +136,9 @@ class BlackjackAdapter(TableAdapter):
 
     def shoe_ended(self, state: BJState) -> bool:
         return bool(state.last_of_shoe)
+
+    def announced(self, state: Any) -> dict[str, Any] | None:
+        return state.next_table if isinstance(state, BJState) else None
 
 
 class PuntoBancaAdapter(TableAdapter):

@@ -52,7 +52,7 @@ def op_open(ctx: Ctx, table: dict[str, Any] | None = None) -> dict[str, Any]:
     if not fresh and table is None and not game.uses_shoe and not takes_bets(ctx) and not load_open_bets(ctx):
         # A carried state that refuses bets with nothing riding (a table an older version stopped for good):
         # open it afresh, an announced limit change announced again (docs/rulings.md#server-limit-change-after-a-void).
-        if getattr(ctx.state, "next_table", None) is not None:
+        if ctx.adapter.announced(ctx.state) is not None:
             reopen_announced(ctx)
         else:
             fresh = True
