@@ -37,6 +37,7 @@ screenshots: deps venv
 
 lint: venv
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/lint-imports --no-cache
 
 # The server benchmark's load generator is Debian's wrk: installed here, only if missing, announced first.
 bench: venv

@@ -8,9 +8,9 @@ import time
 
 import numpy as np
 
+from tapete.catalog import get_game
 from tapete.core.rng import TableRng
 from tapete.engine.events import Bet, Outcome
-from tapete.engine.registry import get_game
 from tapete.games.bingo import Board, card_rows, completion_balls, generate_cards
 
 GAMES = 20

@@ -8,8 +8,8 @@ import random
 import time
 import warnings
 
+from tapete.catalog import get_game
 from tapete.engine.events import Act, Bet, Deal
-from tapete.engine.registry import get_game
 
 DECK = [r + s for r in "23456789TJQKA" for s in "SHDC"]
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
+from tapete.catalog import all_games
 from tapete.conformance.document import settle_document
 from tapete.core.jurisdictions import JURISDICTIONS, own_citations
-from tapete.engine.registry import all_games
 from tapete.lab.cases import golden_path
 
 HERE = Path(__file__).parent
@@ -200,7 +200,7 @@ def test_the_deal_burn_void_and_stop_card_sources_are_the_jurisdictions(game_id:
     refusal and the burn, early-draw, void and stop-card log lines."""
     from types import SimpleNamespace
 
-    from tapete.engine.registry import get_game
+    from tapete.catalog import get_game
 
     game = get_game(game_id)
     state = SimpleNamespace(jurisdiction=jurisdiction)

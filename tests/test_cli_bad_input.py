@@ -206,7 +206,7 @@ def test_an_engine_bug_in_settle_answers_internal_error_without_pythons_words(mo
 def test_main_turns_an_unexpected_exception_into_one_line(monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     """The net under every command: main() answers one line and exit 2 (TAPETE_DEBUG=1 shows the traceback)."""
-    import tapete.engine.registry as registry
+    import tapete.catalog as registry
 
     def broken() -> list:
         raise RuntimeError("the secret internals")

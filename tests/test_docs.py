@@ -6,7 +6,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from tapete.engine.registry import all_games
+from tapete.catalog import all_games
 
 ROOT = Path(__file__).parents[1]
 

@@ -24,7 +24,7 @@ def test_issue_19_ruling_exists(anchor: str) -> None:
 
 def test_accumulated_bets_baleares_have_no_bet_kind() -> None:
     """000:384-386 (docs/rulings.md#accumulated-bets-unmodelled): authorisable, no rule given: no bet."""
-    from tapete.engine.registry import get_game
+    from tapete.catalog import get_game
 
     rules = get_game("blackjack").rules_for("ES-IB")
     assert rules.accumulated_jackpots is True  # type: ignore[attr-defined]

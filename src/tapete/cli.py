@@ -50,7 +50,7 @@ def _say(exc: TapeteError, as_json: bool) -> None:
 
 
 def _game(game_id: str, as_json: bool = False) -> Any:
-    from tapete.engine.registry import get_game
+    from tapete.catalog import get_game
 
     try:
         return get_game(game_id)
@@ -73,7 +73,7 @@ def _show(value: Any) -> str:
 @app.command()
 def games(as_json: Annotated[bool, typer.Option("--json", help="docs/format.md's games document")] = False) -> None:
     """List every game, the jurisdictions that have it, its bets and table keys."""
-    from tapete.engine.registry import all_games
+    from tapete.catalog import all_games
 
     found = all_games()
     if as_json:
@@ -429,7 +429,7 @@ def report(
         cli_args.at_most(rounds, 10**10, "--rounds")
         cli_args.at_least(seed, 0, "--seed")
         for gid in game or []:
-            from tapete.engine.registry import get_game
+            from tapete.catalog import get_game
 
             get_game(gid).rules_for(jurisdiction)
         if out.exists() and not out.is_dir():

@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from tapete.analysis.exact import METHODS, EdgeResult, decimal_text, edges
+from tapete.catalog import all_games
 from tapete.cli import app
-from tapete.engine.registry import all_games
 
 CIRCLE = {"draw-poker", "seven-stud", "five-stud", "omaha", "omaha-5", "omaha-hilo", "holdem", "double-holdem",
           "poker-sintetico"}
@@ -53,7 +53,7 @@ def test_the_check_catches_the_old_lines() -> None:
 
 @pytest.fixture(scope="module")
 def lines() -> dict[tuple[str, str], list[EdgeResult]]:
-    from tapete.engine.registry import get_game
+    from tapete.catalog import get_game
 
     return {(g, j): edges(get_game(g), j) for g, j in CASES}
 

@@ -16,8 +16,8 @@ import pytest
 
 from tapete.analysis import blackjack as bj
 from tapete.analysis.simulate import BetSpec, kernel_for
+from tapete.catalog import get_game
 from tapete.engine.events import Act, Bet, Deal
-from tapete.engine.registry import get_game
 from tapete.games.poker import evaluator as ev
 
 FILLER = [r + s for s in "SHDC" for r in "23456789"]

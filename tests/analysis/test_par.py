@@ -16,8 +16,8 @@ from tapete.analysis.moments import case_moments
 from tapete.analysis.par import build_par, rules_hash
 from tapete.analysis.risk import simulate_risk
 from tapete.analysis.simulate import parse_bets
+from tapete.catalog import get_game
 from tapete.cli import app
-from tapete.engine.registry import get_game
 
 HOUSE_BANKED = ("roulette-french", "roulette-french-short", "roulette-american", "boule", "wheel-of-fortune", "craps",
                 "punto-banca", "blackjack", "trente-quarante", "poker-sin-descarte", "trijoker", "tripoker", "pai-gow",

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import tapete
 from tapete.analysis.registry import KERNELS, SOLVERS
-from tapete.engine.registry import all_games
+from tapete.catalog import all_games
 
 GAMES_DIR = Path(tapete.__file__).parent / "games"
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from tapete.analysis.simulate import BetSpec, GenericKernel, parse_bets, simulate
+from tapete.catalog import get_game
 from tapete.engine.events import Bet, Outcome
-from tapete.engine.registry import get_game
 
 
 @pytest.mark.parametrize("jurisdiction", ["ES", "ES-AN"])

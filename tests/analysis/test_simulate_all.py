@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 from tapete.analysis import banked_poker_figures
 from tapete.analysis.exact import edges
 from tapete.analysis.simulate import KERNELS, default_specs, exact_edges_for, simulate
+from tapete.catalog import all_games, get_game
 from tapete.cli import app
-from tapete.engine.registry import all_games, get_game
 
 BANKED = ("roulette-french", "roulette-french-short", "roulette-american", "boule", "wheel-of-fortune", "craps",
           "punto-banca", "blackjack", "trente-quarante", "poker-sin-descarte", "trijoker", "tripoker", "pai-gow",

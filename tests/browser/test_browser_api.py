@@ -81,9 +81,9 @@ def test_hole_cards_are_masked_in_the_view() -> None:
     """Hold'em: neither the hole cards nor the cards to come are in the view (a single deck, dealt)."""
     import re
 
+    from tapete.catalog import get_game
     from tapete.conformance.document import parse_event
     from tapete.engine.events import Deal
-    from tapete.engine.registry import get_game
     from tapete.server.http.views import state_view
 
     game = get_game("holdem")
@@ -105,9 +105,9 @@ def test_hole_cards_are_masked_in_the_view() -> None:
 
 def test_a_player_sees_only_the_hands_of_their_boxes() -> None:
     """Tripóquer: the viewer's box shows its three cards; the croupier's and another player's stay masked."""
+    from tapete.catalog import get_game
     from tapete.conformance.document import parse_event
     from tapete.engine.events import Deal
-    from tapete.engine.registry import get_game
     from tapete.server.http.views import state_view
 
     game = get_game("tripoker")

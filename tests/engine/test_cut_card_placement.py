@@ -5,8 +5,8 @@ below it (001:671)."""
 
 from __future__ import annotations
 
+from tapete.catalog import get_game
 from tapete.conformance.document import settle_document
-from tapete.engine.registry import get_game
 
 
 def _full(decks: int) -> list[str]:

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
+from tapete.catalog import get_game
 from tapete.conformance.document import settle_document
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Limits
-from tapete.engine.registry import get_game
 
 
 def _roulette(limits: dict[str, Any], j: str = "ES-AN", **table: Any) -> dict:

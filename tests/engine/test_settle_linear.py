@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
+from tapete.catalog import get_game
 from tapete.conformance.document import parse, settle_document
 from tapete.core.errors import TapeteError
 from tapete.engine.bet_index import bet_index
 from tapete.engine.events import Bet, Outcome
-from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
 from tapete.lab.cases import golden_path
 

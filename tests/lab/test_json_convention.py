@@ -19,11 +19,11 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from typer.testing import CliRunner
 
+from tapete.catalog import all_games
 from tapete.cli import app
 from tapete.conformance.document import settle_document
 from tapete.core.citing import resolve, split_source
 from tapete.core.typed_json import is_payout_rule, typed
-from tapete.engine.registry import all_games
 from tapete.lab.cases import golden_cases
 from tapete.lab.kit import schema
 

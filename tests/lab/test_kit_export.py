@@ -13,10 +13,10 @@ import pytest
 from jsonschema import Draft202012Validator
 from typer.testing import CliRunner
 
+from tapete.catalog import all_games
 from tapete.cli import app
 from tapete.conformance.document import settle_document
 from tapete.core.jurisdictions import JURISDICTIONS
-from tapete.engine.registry import all_games
 from tapete.lab.cases import INVALID, golden_cases
 from tapete.lab.kit import SCHEMAS, schema
 

@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from tapete.catalog import get_game
 from tapete.cli import app
 from tapete.core.rng import TableRng
 from tapete.engine.events import Bet
-from tapete.engine.registry import get_game
 from tapete.lab.battery import BASE_DRAWS, Sizes, chi2_sf, holm, run_battery
 from tapete.lab.rng_sources import (
     CARD_INDEX,

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from typer.testing import CliRunner
 
 from tapete.cli import app as cli
-from tapete.server.storage import backup as backups
+from tapete.server.audit import backup as backups
 from tapete.server.storage.db import Database, bets
 
 ROULETTE = {"id": "ru", "game": "roulette-french", "jurisdiction": "ES", "auto": False, "table": {"minimum": 100}}

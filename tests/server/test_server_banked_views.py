@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tapete.catalog import get_game
 from tapete.engine.events import Act, Bet, Deal
-from tapete.engine.registry import get_game
 from tapete.engine.serialize import to_json
 from tapete.server.http.views import MASK, doc_view, state_view
 

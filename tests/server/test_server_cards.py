@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 
-from tapete.engine.registry import all_games
+from tapete.catalog import all_games
 
 REGISTERED = {g.id for g in all_games()}
 needs = {g: pytest.mark.skipif(g not in REGISTERED, reason=f"the {g} engine is not registered yet (tapete games)")

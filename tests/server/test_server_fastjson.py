@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from tapete.catalog import get_game
 from tapete.conformance.document import parse_event
 from tapete.core.errors import TapeteError
-from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
 from tapete.lab.cases import golden_path
 from tapete.server.storage import fastjson

@@ -10,8 +10,8 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+from tapete.catalog import all_games, get_game
 from tapete.cli import app
-from tapete.engine.registry import all_games, get_game
 from tapete.terminal import PLAYERS, load_players, play_game
 
 ZERO_SEED = f"{5:064x}"          # the first spin of this seed is 0

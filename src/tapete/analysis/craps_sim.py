@@ -231,8 +231,8 @@ def engine_totals(strategy: Strategy, codes: np.ndarray, jurisdiction: str = "ES
     The rule reads the engine's own state (its point, the bets still working) and places real bets; the
     money comes from `settle`, so equal totals mean the kernel judges every roll as the engine does.
     """
+    from tapete.catalog import get_game
     from tapete.engine.events import Bet, Outcome
-    from tapete.engine.registry import get_game
 
     game = get_game("craps")
     state = game.open(jurisdiction, table or {"minimum": 100})
@@ -273,7 +273,7 @@ def warm_up() -> None:
 def exact_edges_by_kind(jurisdiction: str = "ES") -> dict[str, Fraction]:
     """The solver's exact edge of each bet the strategy uses (odds: per point), from the engine's cases."""
     from tapete.analysis.exact import edge_of
-    from tapete.engine.registry import get_game
+    from tapete.catalog import get_game
 
     game = get_game("craps")
     out = {}

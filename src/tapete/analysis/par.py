@@ -28,9 +28,9 @@ from typing import Any
 from tapete.analysis.exact import EdgeResult, edges
 from tapete.analysis.moments import Moments, MomentSolver, opened
 from tapete.analysis.simulate import BetSpec, BetStats, default_specs, simulate
+from tapete.catalog import get_game
 from tapete.core.jurisdictions import JURISDICTIONS, cite
 from tapete.engine.game import EdgeCase, Game
-from tapete.engine.registry import get_game
 
 Number = Fraction | float
 HOLD_ASSUMPTION = ("theoretical hold = house edge per bet made, assuming every unit bought in (the drop) is wagered "

@@ -14,10 +14,10 @@ import numpy as np
 
 from tapete.analysis.exact import edges
 from tapete.analysis.simulate import Z99, BetSpec, kernel_for, simulate
+from tapete.catalog import all_games
 from tapete.core.jurisdictions import JURISDICTIONS
 from tapete.core.rng import simulation_stream
 from tapete.engine.game import Game
-from tapete.engine.registry import all_games
 
 
 @dataclass

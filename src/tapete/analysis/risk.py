@@ -16,10 +16,10 @@ from typing import Any
 import numpy as np
 
 from tapete.analysis.simulate import BetSpec, kernel_for
+from tapete.catalog import get_game
 from tapete.core.rng import simulation_stream
 from tapete.engine.events import Bet
 from tapete.engine.game import Game
-from tapete.engine.registry import get_game
 
 
 def exact_round(game: Game, jurisdiction: str, bets: list[BetSpec]) -> tuple[Fraction, Fraction] | None:

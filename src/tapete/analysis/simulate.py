@@ -25,10 +25,10 @@ from typing import Any
 import numpy as np
 
 from tapete.analysis.registry import KERNELS
+from tapete.catalog import get_game
 from tapete.core.rng import simulation_stream
 from tapete.engine.events import Bet
 from tapete.engine.game import EdgeCase, Game
-from tapete.engine.registry import get_game
 
 BET_ID, PLAYER = "edge", "player"    # as the exact solver names its bet, so setups (odds on a line bet) agree
 Z99 = 2.5758293035489004           # two-sided 99% normal quantile

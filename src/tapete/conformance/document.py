@@ -10,10 +10,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from tapete.catalog import get_game
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
 from tapete.engine.game import Game
-from tapete.engine.registry import get_game
 from tapete.engine.settlement import Settlement
 
 TOP_KEYS = {"game", "jurisdiction", "table", "events", "shoe"}

@@ -1,8 +1,11 @@
-"""The registry of games: every game module registers its Game instance here."""
+"""The registry of games: every game module registers its Game instance here. Looking a game up by id is the
+catalog's (`tapete.catalog`, above the games): the engine never imports a game."""
 
 from __future__ import annotations
 
-from tapete.core.errors import TapeteError
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from tapete.engine.game import Game
 
 _GAMES: dict[str, Game] = {}
@@ -15,18 +18,6 @@ def register(game: Game) -> Game:
     return game
 
 
-def _load() -> None:
-    import tapete.games  # noqa: F401  (importing the package registers every game)
-
-
-def all_games() -> list[Game]:
-    _load()
-    return list(_GAMES.values())
-
-
-def get_game(game_id: object) -> Game:
-    _load()
-    if not isinstance(game_id, str) or game_id not in _GAMES:
-        known = ", ".join(sorted(_GAMES))
-        raise TapeteError("unknown-game", f"unknown game {game_id!r} (known: {known})")
-    return _GAMES[game_id]
+def registered() -> Mapping[str, Game]:
+    """The games registered so far, by id (a read-only view)."""
+    return MappingProxyType(_GAMES)

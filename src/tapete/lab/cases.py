@@ -64,7 +64,7 @@ class Case:
 
 @cache
 def _game_ids() -> frozenset[str]:
-    from tapete.engine.registry import all_games
+    from tapete.catalog import all_games
 
     return frozenset(g.id for g in all_games())
 
@@ -109,7 +109,7 @@ def golden_cases() -> tuple[Case, ...]:
 @cache
 def _rule_sources(game_id: str, jurisdiction: str) -> tuple[str, ...]:
     """The sources of the rules that define a game's bets and what they pay, in one jurisdiction."""
-    from tapete.engine.registry import get_game
+    from tapete.catalog import get_game
 
     try:
         rules = get_game(game_id).rules_for(jurisdiction)

@@ -18,12 +18,14 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
+from tapete.catalog import get_game
 from tapete.core.cards import shoe_of
 from tapete.core.rng import TableRng, simulation_stream
 from tapete.engine.events import Bet
-from tapete.engine.registry import get_game
 from tapete.engine.shoe import Shoe
-from tapete.server.tables.fairness import pick  # the server's draw: the battery tests the path the tables deal from
+from tapete.server.tables.fairness import (
+    pick,  # the server's draw: the battery tests the path the tables deal from
+)
 
 T = TypeVar("T")
 RngFactory = Callable[[bytes], TableRng]

@@ -12,6 +12,8 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from tapete.server.storage.opening import open_database
+
 audit_app = typer.Typer(help="The tables' hash-chained event logs.", no_args_is_help=True)
 
 
@@ -30,6 +32,7 @@ def serve(
     from tapete.server import config as casino_config
     from tapete.server.http.app import create_app
     from tapete.server.storage.db import Database
+    from tapete.server.tables.adapters import check_live_tables
 
     try:
         cli_args.at_least(port, 0, "--port")
@@ -39,7 +42,8 @@ def serve(
         if config is not None:
             cli_args.read_text(config, "--config", allow_stdin=False, code="bad-config")
         casino = casino_config.load(config)
-        checked = cli_args.open_database(database)
+        check_live_tables(casino)
+        checked = open_database(database)
         checked.ensure_schema()                  # an older database is refused here, in one line (tapete db upgrade)
         checked.dispose()
     except TapeteError as exc:
@@ -111,7 +115,7 @@ def audit_export(
     try:
         if out != "-":
             cli_args.writable_file(out, "--out")
-        db = cli_args.open_database(database, must_exist=True)
+        db = open_database(database, must_exist=True)
         with db.snapshot() as conn:
             try:
                 known = sorted(r[0] for r in conn.execute(select(events.c.table_id).distinct()))
@@ -194,7 +198,6 @@ def audit_verify(
 
 
 def _verify_database(database: str | None, head: list[str], as_json: bool) -> NoReturn:
-    from tapete import cli_args
     from tapete.core.errors import TapeteError
     from tapete.server.audit.verify import verify_database
 
@@ -207,12 +210,12 @@ def _verify_database(database: str | None, head: list[str], as_json: bool) -> No
             if not re.fullmatch(r"[0-9a-fA-F]{64}", digest.strip()):
                 raise TapeteError("bad-option", f"--head: {digest.strip()[:80]!r} is not a SHA-256 hash (64 hex digits)")
             expected[name] = digest.strip().lower()
-        db = cli_args.open_database(database, must_exist=True)
+        db = open_database(database, must_exist=True)
         try:
             report = verify_database(db, expected)
         except Exception as exc:  # noqa: BLE001 - one line, never a traceback (an older or foreign schema)
             raise TapeteError("bad-option", f"--database: not a tapete database at the current schema "
-                                            f"(run `tapete serve` on it once to migrate): {type(exc).__name__}") from None
+                                            f"(`tapete db status` says where it stands; `tapete db upgrade` migrates it): {type(exc).__name__}") from None
         finally:
             db.dispose()
     except TapeteError as exc:
@@ -266,7 +269,7 @@ Stdin_ = Annotated[bool, typer.Option("--password-stdin", help="read the passwor
 
 
 def _auth(config: str | None, database: str | None, *, must_exist: bool = False):  # type: ignore[no-untyped-def]
-    """The accounts service on the checked database (`cli_args.open_database`: a bad URL is one line, exit 2)."""
+    """The accounts service on the checked database (`storage.opening.open_database`: a bad URL is one line, exit 2)."""
     from tapete import cli_args
     from tapete.core.errors import TapeteError
     from tapete.server import config as casino_config
@@ -280,7 +283,7 @@ def _auth(config: str | None, database: str | None, *, must_exist: bool = False)
             raise
         except Exception as exc:  # noqa: BLE001 - TOML or the casino file's own checks
             raise TapeteError("bad-option", f"--config: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
-    db = cli_args.open_database(database, must_exist=must_exist)
+    db = open_database(database, must_exist=must_exist)
     db.ensure_schema()
     return Auth(db, security)
 

@@ -180,16 +180,16 @@ def check_table_values(game: Any, values: dict[str, Any]) -> None:
 
 
 def validate(config: CasinoConfig) -> CasinoConfig:
-    """Open every table with its game: the engine refuses what the jurisdiction does not allow."""
-    from tapete.engine.registry import get_game
-    from tapete.server.tables.shoes import open_state
+    """Open every table with its game: the engine refuses what the jurisdiction does not allow. (What a live
+    table of each family can do is the table service's check at start: tables/adapters.py `check_live`.)"""
+    from tapete.catalog import get_game
 
     for t in config.tables:
         try:
             game = get_game(t.game)
             check_table_values(game, t.table)
             game.rules_for(config.jurisdiction_of(t))
-            open_state(game, config.jurisdiction_of(t), t.table, t.source, seed=None)
+            game.open(config.jurisdiction_of(t), dict(t.table), *([[]] if game.uses_shoe else []))
         except TapeteError as exc:
             raise TapeteError("bad-config", f"table {t.id} ({t.game}): {exc.message}", source=exc.source) from exc
     return config
@@ -197,7 +197,7 @@ def validate(config: CasinoConfig) -> CasinoConfig:
 
 def demo() -> CasinoConfig:
     """A small casino to play with: electronic and live roulette, staff and two players."""
-    from tapete.engine.registry import all_games
+    from tapete.catalog import all_games
 
     tables: list[dict[str, Any]] = [
         {"id": "ruleta-1", "game": "roulette-french", "name": "Ruleta electrónica 1", "jurisdiction": "ES-AN",

@@ -9,6 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
+from tapete.server.storage.opening import open_database
+
 db_app = typer.Typer(help="The database's schema: where it stands, and the explicit upgrade (after a backup).",
                      no_args_is_help=True)
 Database_ = Annotated[str | None, typer.Option("--database", help="database URL (default: $TAPETE_DATABASE_URL or "
@@ -21,9 +23,8 @@ def _fail(exc: Any) -> None:
 
 
 def _open(database: str | None) -> Any:
-    from tapete import cli_args
 
-    return cli_args.open_database(database, must_exist=True)
+    return open_database(database, must_exist=True)
 
 
 def backup(out: Annotated[str | None, typer.Option("--output", "-o", help="the backup file to write (never overwritten); "
@@ -31,7 +32,7 @@ def backup(out: Annotated[str | None, typer.Option("--output", "-o", help="the b
            database: Database_ = None) -> None:
     """Copy the database to a file, while the server runs (SQLite's online backup; pg_dump for PostgreSQL)."""
     from tapete.core.errors import TapeteError
-    from tapete.server.storage import backup as backups
+    from tapete.server.audit import backup as backups
 
     try:
         db = _open(database)
@@ -48,14 +49,13 @@ def restore(file: Annotated[str, typer.Argument(help="a file `tapete backup` wro
     """Restore a backup into --database, after checking every table's hash chain and the ledger on the copy.
     Stop the server first. Exit 0: restored and verified; 1: the backup failed its checks (SQLite: not put in
     place; PostgreSQL: marked, and refused by every command until replaced); 2: bad input."""
-    from tapete import cli_args
     from tapete.core.errors import TapeteError
-    from tapete.server.storage import backup as backups
+    from tapete.server.audit import backup as backups
 
     try:
         backups.kind_of(Path(file))
         existed = backups.existing_sqlite(database)       # before opening: opening a SQLite URL creates the file
-        db = cli_args.open_database(database)
+        db = open_database(database)
         found = backups.restore(Path(file), db, force=force, existed=existed is not False)
     except TapeteError as exc:
         _fail(exc)
@@ -96,7 +96,7 @@ def db_upgrade(database: Database_ = None,
                ) -> None:
     """Bring the schema to this tapete's revision, after a backup: the one command that migrates."""
     from tapete.core.errors import TapeteError
-    from tapete.server.storage import backup as backups
+    from tapete.server.audit import backup as backups
     from tapete.server.storage.migrations import state, upgrade
 
     try:

@@ -18,10 +18,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from tapete.catalog import get_game
 from tapete.core.errors import TapeteError
 from tapete.core.rng import TableRng
 from tapete.engine.events import Bet, Outcome
-from tapete.engine.registry import get_game
 from tapete.games.bingo import NUMBERS, BingoState, Board, Grid, generate_cards
 from tapete.i18n import Money
 from tapete.terminal import register_player

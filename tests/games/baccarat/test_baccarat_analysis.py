@@ -11,10 +11,10 @@ from typer.testing import CliRunner
 
 from tapete.analysis import baccarat
 from tapete.analysis.exact import edges
+from tapete.catalog import get_game
 from tapete.cli import app
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Act, Bet, Deal
-from tapete.engine.registry import get_game
 
 PB = get_game("punto-banca")
 CF = get_game("chemin-de-fer")

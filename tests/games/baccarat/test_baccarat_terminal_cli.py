@@ -11,8 +11,8 @@ from pathlib import Path
 from rich.console import Console
 from typer.testing import CliRunner
 
+from tapete.catalog import get_game
 from tapete.cli import app
-from tapete.engine.registry import get_game
 from tapete.terminal import play_game
 
 runner = CliRunner()

@@ -9,9 +9,9 @@ from fractions import Fraction
 
 import pytest
 
+from tapete.catalog import get_game
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Act, Bet, Deal
-from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
 
 GAME = get_game("chemin-de-fer")

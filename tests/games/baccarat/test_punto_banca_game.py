@@ -9,10 +9,10 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tapete.catalog import get_game
 from tapete.conformance.document import settle_document
 from tapete.core.rng import TableRng
 from tapete.engine.events import Bet, Deal
-from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
 from tapete.games.baccarat.punto_banca import RULES, bet_return, opening_burn
 

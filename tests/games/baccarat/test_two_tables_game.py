@@ -9,9 +9,9 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tapete.catalog import get_game
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Act, Bet, Deal, Void
-from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
 from tapete.games.baccarat.two_tables import ABATED, RULES, STOOD, bank_decision, split_caballo, stop_card_ok
 

@@ -220,8 +220,8 @@ def test_the_house_way_is_always_a_legal_setting() -> None:
 
 
 def test_legal_actions_follow_the_round() -> None:
+    from tapete.catalog import get_game
     from tapete.engine.events import Act, Bet, Deal
-    from tapete.engine.registry import get_game
 
     game = get_game("poker-sin-descarte")
     state = game.open("ES-IB", {"minimum": 1000}, sd_shoe([["9S", "9H", "4D", "7C", "2S"]], QA, ("9D",)))

@@ -7,9 +7,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from tapete.catalog import get_game
 from tapete.cli import app
 from tapete.conformance.document import settle_document
-from tapete.engine.registry import get_game
 
 GAMES = ("poker-sin-descarte", "trijoker", "tripoker", "pai-gow")
 runner = CliRunner()

@@ -7,9 +7,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tapete.catalog import get_game
 from tapete.core.rng import TableRng
 from tapete.engine.events import Act, Bet, Outcome
-from tapete.engine.registry import get_game
 from tapete.games.bingo import Board, card_rows, completion_balls, generate_cards
 
 GAME = get_game("bingo")

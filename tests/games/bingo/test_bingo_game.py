@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 from rich.console import Console
 from typer.testing import CliRunner
 
+from tapete.catalog import get_game
 from tapete.cli import app
 from tapete.conformance.document import settle_document
 from tapete.core.rng import TableRng
 from tapete.engine.events import Act, Bet, Outcome, Void
-from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
 from tapete.games.bingo import card_rows, generate_cards
 from tapete.terminal import PLAYERS

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tapete.catalog import get_game
 from tapete.conformance.document import settle_document
 from tapete.core.rng import TableRng
 from tapete.engine.events import Act, Bet, Deal, Limits, Void
-from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
 from tapete.games.blackjack.rules import BLACKJACK_RULES
 

@@ -4,8 +4,8 @@ and must reach the same result, hand by hand."""
 from __future__ import annotations
 
 from tapete.analysis import blackjack as bj
+from tapete.catalog import get_game
 from tapete.engine.events import Act, Bet, Deal
-from tapete.engine.registry import get_game
 
 FILLER = [r + s for s in "SHDC" for r in "23456789"]
 

@@ -13,10 +13,10 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from tapete.analysis.exact import edges
+from tapete.catalog import get_game
 from tapete.cli import app
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Act, Bet, Limits, Outcome, Void
-from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
 from tapete.terminal import play_game
 from tapete.terminal.boule import parse_line

@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
+from tapete.catalog import get_game
 from tapete.conformance.document import parse, settle_document
 from tapete.core.errors import TapeteError
-from tapete.engine.registry import get_game
 from tapete.games.poker import betting as bt
 from tapete.games.poker import hands
 from tapete.games.poker.circle import VARIANTS, CircleState

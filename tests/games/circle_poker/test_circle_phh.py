@@ -7,9 +7,9 @@ import random
 
 import pytest
 
+from tapete.catalog import get_game
 from tapete.conformance.document import settle_document
 from tapete.engine.events import Act, Bet, Deal
-from tapete.engine.registry import get_game
 from tapete.games.poker.circle import VARIANTS
 from tapete.games.poker.phh import export_hand, import_hand, phh_order
 

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tapete.catalog import get_game
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Act, Bet, Deal
-from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
 from tapete.games.poker.circle import VARIANTS, CircleState
 

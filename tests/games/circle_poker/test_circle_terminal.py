@@ -7,7 +7,7 @@ import io
 import pytest
 from rich.console import Console
 
-from tapete.engine.registry import get_game
+from tapete.catalog import get_game
 from tapete.games.poker.circle import VARIANTS
 from tapete.terminal import play_game
 

@@ -170,8 +170,8 @@ def test_phh_refuses_a_posted_bring_in() -> None:
 def test_heads_up_blinds_without_tapete_forced_settle_as_exported() -> None:
     """Heads-up with blinds, our own export without `_tapete_forced`: p1 posts the big blind (PokerKit's
     convention); the blinds are no longer swapped and refused (003:4440-4445)."""
+    from tapete.catalog import get_game
     from tapete.engine.events import Act, Bet, Deal
-    from tapete.engine.registry import get_game
     from tapete.games.poker.phh import export_hand
 
     game = get_game("holdem")

@@ -9,9 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from tapete.analysis.exact import ExactSolver, edges
+from tapete.catalog import get_game
 from tapete.cli import app
 from tapete.engine.events import Bet
-from tapete.engine.registry import get_game
 
 GAME = get_game("craps")
 runner = CliRunner()

@@ -15,8 +15,8 @@ from fractions import Fraction as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tapete.catalog import get_game
 from tapete.engine.events import Act, Bet, Outcome, Void
-from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
 
 GAME = get_game("craps")

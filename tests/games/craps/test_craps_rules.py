@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from tapete.catalog import get_game
 from tapete.conformance.document import settle_document
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Act, Bet, Close, Deal, Limits, Outcome, Void
-from tapete.engine.registry import get_game
 from tapete.lab.cases import golden_path
 
 GAME = get_game("craps")

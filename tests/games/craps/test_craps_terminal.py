@@ -7,7 +7,7 @@ import io
 import pytest
 from rich.console import Console
 
-from tapete.engine.registry import get_game
+from tapete.catalog import get_game
 from tapete.terminal import play_game
 from tapete.terminal.craps import parse_line
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tapete.catalog import get_game
 from tapete.engine.events import Bet, Outcome
-from tapete.engine.registry import get_game
 
 crapssim = pytest.importorskip("crapssim", reason="crapssim is a test-only dependency: pip install crapssim")
 from crapssim import bet as cb  # noqa: E402

@@ -10,10 +10,10 @@ from fractions import Fraction
 import pytest
 
 from tapete.analysis.exact import edges
+from tapete.catalog import get_game
 from tapete.conformance.document import settle_document
 from tapete.core.cards import shoe_of
 from tapete.engine.events import Act, Bet, Deal
-from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
 from tapete.games.monte import CMState, MBState, annulled, relation
 

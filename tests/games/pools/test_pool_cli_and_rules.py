@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tapete.catalog import get_game
 from tapete.cli import app
 from tapete.conformance.document import settle_document
-from tapete.engine.registry import get_game
 from tapete.lab.cases import golden_path
 
 runner = CliRunner()

@@ -9,9 +9,9 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tapete.catalog import get_game
 from tapete.conformance.document import settle_document
 from tapete.engine.events import Bet, Outcome
-from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
 from tapete.games.lototrot import settle_day
 

@@ -6,7 +6,7 @@ import io
 
 from rich.console import Console
 
-from tapete.engine.registry import get_game
+from tapete.catalog import get_game
 from tapete.terminal import play_game
 from tapete.terminal.roulette import parse_bet_line, split_chips
 

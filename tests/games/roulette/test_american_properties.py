@@ -10,8 +10,8 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tapete.catalog import get_game
 from tapete.engine.events import Bet, Outcome
-from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
 
 GAME = get_game("roulette-american")

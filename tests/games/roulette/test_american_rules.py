@@ -12,11 +12,11 @@ import pytest
 from typer.testing import CliRunner
 
 from tapete.analysis.exact import edges
+from tapete.catalog import get_game
 from tapete.cli import app
 from tapete.conformance.document import settle_document
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Bet, Limits, Outcome
-from tapete.engine.registry import get_game
 from tapete.games.roulette import layout
 from tapete.games.roulette.american import components
 from tapete.games.roulette.rules import ANNOUNCED, INSIDE, SECTORS

@@ -9,9 +9,9 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tapete.catalog import get_game
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Act, Bet, Outcome
-from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
 
 GAME = get_game("roulette-french")

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from tapete.analysis.exact import edges
-from tapete.engine.registry import all_games, get_game
+from tapete.catalog import all_games, get_game
 
 GAME = get_game("roulette-french")
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from tapete.catalog import get_game
 from tapete.conformance.document import settle_document
 from tapete.core.errors import TapeteError
-from tapete.engine.registry import get_game
 from tapete.games.roulette.rules import FRENCH_RULES, INSIDE
 
 SHORT = get_game("roulette-french-short")

@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
+from tapete.catalog import get_game
 from tapete.conformance.document import settle_document
 from tapete.core.rng import TableRng
 from tapete.engine.events import Act, Bet, Deal
-from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
 from tapete.games.roulette.rules import FRENCH_RULES
 from tapete.games.trente_quarante import TQ_RULES, winners

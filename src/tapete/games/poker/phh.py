@@ -24,8 +24,7 @@ from typing import Any
 from tapete.core.cards import FRENCH_RANKS
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Act, Bet, Deal
-from tapete.engine.registry import get_game
-from tapete.games.poker.circle import CircleGame, CircleState, stacked_shoe
+from tapete.games.poker.circle import GAMES, CircleGame, CircleState, stacked_shoe
 
 # (game, structure) -> PHH variant code, where PHH has one
 CODES = {("holdem", "fixed"): "FT", ("holdem", "no-limit"): "NT", ("omaha", "pot-limit"): "PO",
@@ -127,7 +126,7 @@ def import_hand(text: str) -> dict[str, Any]:
             raise TapeteError("bad-document", f"PHH variant {code!r} has no circle variant here (known: "
                               f"{', '.join(BY_CODE)})")
         game_id, structure = BY_CODE[code]
-    game = get_game(game_id)
+    game = GAMES.get(game_id) if isinstance(game_id, str) else None
     if not isinstance(game, CircleGame):
         raise TapeteError("bad-document", f"{game_id} is not circle poker")
     stacks = phh["starting_stacks"]

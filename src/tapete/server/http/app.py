@@ -28,6 +28,7 @@ from tapete.server.config import CasinoConfig
 from tapete.server.http import security, views, web
 from tapete.server.http.auth import Auth, User, check_password
 from tapete.server.http.fanout import Fanout
+from tapete.server.http.fanout import drain as _drain
 from tapete.server.http.fanout import dumps as fanout_dumps
 from tapete.server.http.health import Health
 from tapete.server.http.lane import App, BetLane
@@ -50,6 +51,7 @@ from tapete.server.http.models import (
     UserIn,
     VoidIn,
 )
+from tapete.server.http.status import STATUS
 from tapete.server.money import cage, ledger
 from tapete.server.storage.db import Database, bets, casino_tables, ledger_tx, postings, rounds, users
 from tapete.server.storage.writers import BetWriters
@@ -59,14 +61,6 @@ from tapete.server.tables.service import TableService
 
 log = logging.getLogger("tapete.server")
 
-STATUS = {
-    "unauthenticated": 401, "bad-credentials": 401, "forbidden": 403,
-    "unknown-table": 404, "unknown-bet": 404, "unknown-user": 404, "unknown-round": 404, "unknown-account": 404,
-    "wrong-phase": 409, "bet-closed": 409, "insufficient-funds": 409, "table-closed": 409, "table-full": 409,
-    "wrong-source": 409, "shoe-exhausted": 409, "user-exists": 409, "out-of-turn": 409, "no-chance": 409,
-    "too-many-attempts": 429, "busy": 503, "cross-origin": 403, "too-large": 413,
-}
-STATUS.update(circle.STATUS)
 
 
 async def current_user(request: Request, authorization: Annotated[str | None, Header()] = None) -> User:
@@ -278,7 +272,7 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
     @app.get("/api/games", tags=["service"])
     def games() -> dict[str, Any]:
         """The games of the tables of this casino, as `tapete games --json` describes them."""
-        from tapete.engine.registry import get_game
+        from tapete.catalog import get_game
 
         ids = sorted({t.game for t in server.config.tables})
         return {"games": [get_game(g).info() for g in ids]}
@@ -592,7 +586,7 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
 
     # -- audit -------------------------------------------------------------------------------------
     @app.get("/api/tables/{table_id}/log", tags=["audit"])
-    def table_log(table_id: str, user: Me, after: Annotated[int, Query(ge=0)] = 0,
+    def table_log(table_id: str, user: Me, after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,   # events.seq: INTEGER
                   limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> dict[str, Any]:
         """The table's hash-chained log (inspector, chief), with the chain verified from the start up to
         the table's stored head (`head`: what `tapete audit verify --head` checks an export against)."""
@@ -733,12 +727,3 @@ def _snapshot(service: TableService, db: Database, table_id: str) -> dict[str, A
         return {"seq": seq, "table": service.summary(conn, table_id)}
 
 
-async def _drain(websocket: WebSocket) -> None:
-    """Read (and answer pings) until the client goes away."""
-    try:
-        while True:
-            message = await websocket.receive_text()
-            if message == "ping":
-                await websocket.send_text("pong")
-    except (WebSocketDisconnect, RuntimeError):
-        return

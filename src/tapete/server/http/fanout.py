@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
+from fastapi import WebSocket, WebSocketDisconnect
 
 from tapete.server.tables.privacy import _players
 
@@ -58,3 +59,14 @@ class Fanout:
                 future.exception()            # retrieved: the watchers awaiting it get it raised
                 raise
         return await asyncio.shield(future)
+
+
+async def drain(websocket: WebSocket) -> None:
+    """Read (and answer pings) until the client goes away."""
+    try:
+        while True:
+            message = await websocket.receive_text()
+            if message == "ping":
+                await websocket.send_text("pong")
+    except (WebSocketDisconnect, RuntimeError):
+        return

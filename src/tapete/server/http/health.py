@@ -52,7 +52,7 @@ class Health:
     # -- verification -----------------------------------------------------------------------------
     def verify(self) -> ChainCheck:
         """Verify every table's chain and the ledger now (one at a time per process)."""
-        from tapete.server.storage.backup import verify_restored
+        from tapete.server.audit.backup import verify_restored
 
         with self._lock:
             start = time.perf_counter()

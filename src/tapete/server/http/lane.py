@@ -36,6 +36,7 @@ from tapete.core.errors import TapeteError
 from tapete.server.http.fanout import dumps
 from tapete.server.http.models import BetsIn
 from tapete.server.http.security import MAX_IDEMPOTENCY_KEY, fingerprint, replay_body, with_security_headers
+from tapete.server.http.status import STATUS
 
 PATH = re.compile(r"/api/tables/([^/]+)/bets")
 KEY = re.compile(rb"[\x21-\x7e]{1,%d}" % MAX_IDEMPOTENCY_KEY)
@@ -123,8 +124,6 @@ class BetLane:
         try:
             status, payload = 200, dumps(await self.server.writers.bet(table_id, user.username, items, idem))
         except TapeteError as exc:
-            from tapete.server.http.app import STATUS
-
             status, payload = STATUS.get(exc.code, 422), dumps(exc.document())
         except Exception as exc:                       # noqa: BLE001 - answered as the stack's outermost layer does
             await self._server_error(scope, receive, send, exc)

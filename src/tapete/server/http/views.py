@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tapete.catalog import get_game
 from tapete.core.errors import TapeteError
 from tapete.engine.game import Game
-from tapete.engine.registry import get_game
 from tapete.engine.serialize import to_json
 from tapete.server.tables.shoes import open_state
 

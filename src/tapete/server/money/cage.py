@@ -16,7 +16,7 @@ from tapete.core.errors import TapeteError
 from tapete.server.audit import staff_log
 from tapete.server.money import ledger
 from tapete.server.storage.db import Database, idempotency, users
-from tapete.server.tables.service import Replay, check_idempotency
+from tapete.server.storage.idempotency import Replay, check_idempotency
 
 
 def _once(db: Database, idem: tuple[str, str] | None, work: Any) -> Any:

@@ -20,12 +20,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tapete.core.errors import TapeteError
+from tapete.engine.events import Act
+from tapete.games.baccarat.chemin_de_fer import CheminCoup, CheminState
+from tapete.games.baccarat.common import HoldsBanks
+from tapete.games.baccarat.two_tables import TwoTablesState
 from tapete.server.money import ledger
+from tapete.server.tables.adapters import adapter_for
+from tapete.server.tables.open_bets import load_open_bets
 from tapete.server.tables.shoes import shoe_over
 
 if TYPE_CHECKING:
     from tapete.engine.game import Game
-    from tapete.server.tables.service import Ctx
+    from tapete.server.tables.table_ctx import Ctx
 
 
 def banca(table: str) -> str:
@@ -33,7 +39,7 @@ def banca(table: str) -> str:
 
 
 def banked(game: Game) -> bool:
-    return bool(getattr(game, "player_banked", False))
+    return adapter_for(game).player_banked
 
 
 def stake_account(ctx: Ctx, kind: str | None) -> str:
@@ -55,14 +61,14 @@ def counterparty(ctx: Ctx) -> str:
 def partida_goes_on(ctx: Ctx) -> bool:
     """A player-banked table keeps its state from coup to coup until its shoe ends (the bank, the mano pasada,
     the banco seguido, a barred banker are the partida's)."""
-    return banked(ctx.game) and ctx.state is not None and not shoe_over(ctx.state)
+    return banked(ctx.game) and ctx.state is not None and not shoe_over(ctx.game, ctx.state)
 
 
 def check_decider(ctx: Ctx, event: Any, user: str, staff: bool) -> None:
     """A decision that names its hand (`by`) is taken by the player the engine says holds it; at a player-banked
     table nobody else's word (a croupier's irregularity: staff only)."""
-    by = getattr(event, "by", None)
-    if staff or getattr(event, "bet", None) is not None or by is None:
+    by = event.by if isinstance(event, Act) else None
+    if staff or (isinstance(event, Act) and event.bet is not None) or by is None:
         return
     holder = ctx.game.hand_holder(ctx.state, by)
     if holder is not None and holder != user:
@@ -75,8 +81,6 @@ def sweep(ctx: Ctx) -> None:
     """No bank in play any more: a rounding cent left in the bank account goes to the float (one transaction)."""
     if not banked(ctx.game):
         return
-    from tapete.server.tables.service import load_open_bets
-
     if any(b["kind"] in ctx.game.bank_kinds and b["status"] == "open" for b in load_open_bets(ctx).values()):
         return
     left = ledger.balance(ctx.conn, banca(ctx.table_id))
@@ -89,7 +93,7 @@ def summary(game: Game, state: Any) -> dict[str, Any] | None:
     """The bank as the table shows it: who holds it, what it holds (engine amounts, cents), its coups."""
     if not banked(game) or state is None:
         return None
-    banks = getattr(state, "banks", None) or []
+    banks = state.banks if isinstance(state, HoldsBanks) else []
     active = next((b for b in banks if b.active), None)
     last = active or (banks[-1] if banks else None)
     if last is None:
@@ -105,8 +109,8 @@ def reveal(game: Game, state: Any, raw: dict[str, Any], out: dict[str, Any], vie
     if not banked(game) or "coups" not in raw or "current" not in raw:
         return
     out["coups"] = raw["coups"]
-    current = getattr(state, "current", None)
-    if current is None or getattr(current, "result", None) is not None:
+    current = state.current if isinstance(state, CheminState | TwoTablesState) else None
+    if current is None or (isinstance(current, CheminCoup) and current.result is not None):
         out["current"], out["log"] = raw.get("current"), raw.get("log", [])
         return
     for by, key in (("player", "punto"), ("bank", "banker")):

@@ -33,6 +33,7 @@ from sqlalchemy.exc import IntegrityError
 from tapete.core.errors import TapeteError
 from tapete.server.money import ledger
 from tapete.server.storage import fastjson, hot
+from tapete.server.tables.round_ops import op_bets
 
 if TYPE_CHECKING:
     from tapete.server.tables.service import TableService
@@ -134,8 +135,6 @@ class BetBatches:
                     r.future.set_result(first.future.result())
 
     def _alone(self, table_id: str, r: BetRequest) -> None:
-        from tapete.server.tables.service import op_bets
-
         try:
             r.future.set_result(self.service.run(table_id, r.user, lambda ctx: op_bets(ctx, r.user, r.items), r.idem, bet=True))
         except Exception as exc:  # noqa: BLE001 - the request's own answer
@@ -180,8 +179,6 @@ class BetBatches:
                 r.future.set_result(answer)
 
     def _transaction(self, table_id: str, batch: list[BetRequest]) -> tuple[dict[BetRequest, Any], list[dict[str, Any]]]:
-        from tapete.server.tables.service import op_bets
-
         service = self.service
         spec = service.spec(table_id)
         answers: dict[BetRequest, Any] = {}

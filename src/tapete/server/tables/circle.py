@@ -25,14 +25,17 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection, insert, select, update
 
 from tapete.core.errors import TapeteError
-from tapete.engine.events import Deal
 from tapete.engine.game import Game
+from tapete.games.poker.circle import CircleState
 from tapete.server.money import ledger
-from tapete.server.storage.db import meta_kv
+from tapete.server.storage.db import meta_kv, users
+from tapete.server.tables.adapters import adapter_for
+from tapete.server.tables.open_bets import load_open_bets
 
 if TYPE_CHECKING:
     from tapete.server.config import TableConfig
-    from tapete.server.tables.service import Ctx, TableService
+    from tapete.server.tables.service import TableService
+    from tapete.server.tables.table_ctx import Ctx
 
 log = logging.getLogger("tapete.server")
 
@@ -40,11 +43,12 @@ STATUS = {"seat-taken": 409, "already-seated": 409, "not-seated": 409}
 SEAT_KEYS = ("seats", "button")          # the table keys the server fills for each hand from the seating
 TABLE_RANGE = range(1, 11)               # seats 1-10 from the croupier's right (003:4052-4056)
 ONE_SEAT = "003:4261-4263"               # no playing at two tables at once, nor holding two seats at one
+# (also 003:4274-4275: "jugar en más de una mesa al mismo tiempo")
 
 
 def table_stakes(game: Game) -> bool:
     """A game whose players bet only the chips in front of them, bought in at the table (circle poker)."""
-    return bool(getattr(game, "table_stakes", False))
+    return adapter_for(game).table_stakes
 
 
 def purse(ctx: Ctx, player: str) -> str:
@@ -96,6 +100,15 @@ def save_resting(conn: Connection, table_id: str, resting: dict[str, int]) -> No
         conn.execute(update(meta_kv).where(meta_kv.c.key == _rest_key(table_id)).values(value=value))
 
 
+def lock_player(conn: Connection, user: str) -> None:
+    """Serialise a player's sits across tables: each sit locks its own table's row only, so on PostgreSQL two sits
+    at two tables both found the player seated nowhere else and he played at four tables at once (003:4274-4275).
+    The player's user row is common to all of them: the second sit waits for the first to commit, then sees it.
+    SQLite has one writer at a time: nothing to lock."""
+    if conn.dialect.name != "sqlite":
+        conn.execute(select(users.c.username).where(users.c.username == user).with_for_update()).first()
+
+
 def seated_elsewhere(conn: Connection, table_id: str, user: str) -> str | None:
     for key, raw in conn.execute(select(meta_kv.c.key, meta_kv.c.value).where(meta_kv.c.key.like("seats:%"))):
         if key != _key(table_id) and raw and user in json.loads(raw).values():
@@ -120,7 +133,7 @@ def summary(conn: Connection, spec: TableConfig, game: Game, jurisdiction: str, 
     free = [s for s in TABLE_RANGE if s not in seating] if len(seating) < most else []
     return {"seats": [{"seat": s, "player": p, "stack": stacks.get(ledger.stack(spec.id, p), 0)} for s, p in sorted(seating.items())],
             "free": free, "max_players": most, "buy_in": {"minimum": low, "maximum": high},
-            "button": getattr(state, "button", None)}
+            "button": state.button if isinstance(state, CircleState) else None}
 
 
 # -- operations: each runs inside TableService.run on the locked table --------------------------------
@@ -131,6 +144,7 @@ def op_sit(ctx: Ctx, user: str, seat: int, amount: int) -> dict[str, Any]:
         raise TapeteError("bad-request", f"table {t} plays {game.id}: its players bet from the wallet, there is no seat to take")
     if not ctx.open_now():
         raise TapeteError("table-closed", f"table {t} is outside its opening hours")
+    lock_player(ctx.conn, user)
     seating = load_seating(ctx.conn, t)
     mine = next((s for s, p in seating.items() if p == user), None)
     if mine is not None:
@@ -166,8 +180,6 @@ def op_sit(ctx: Ctx, user: str, seat: int, amount: int) -> dict[str, Any]:
 
 def op_leave(ctx: Ctx, user: str) -> dict[str, Any]:
     """Leave between hands: the whole stack back to the wallet (R: docs/rulings.md#circle-server-seating)."""
-    from tapete.server.tables.service import load_open_bets
-
     t = ctx.table_id
     seating = load_seating(ctx.conn, t)
     seat = next((s for s, p in seating.items() if p == user), None)
@@ -189,8 +201,6 @@ def op_leave(ctx: Ctx, user: str) -> dict[str, Any]:
 
 def _between_hands(ctx: Ctx, user: str, what: str) -> int:
     """The seat of a player who is not in the hand in progress (his chips in the pot belong to the hand)."""
-    from tapete.server.tables.service import load_open_bets
-
     seat = next((s for s, p in load_seating(ctx.conn, ctx.table_id).items() if p == user), None)
     if seat is None:
         raise TapeteError("not-seated", f"{user} has no seat at table {ctx.table_id}")
@@ -226,76 +236,6 @@ def op_rest(ctx: Ctx, user: str, rest: bool) -> dict[str, Any]:
     ctx.emit("rest" if rest else "back", {"seat": seat, "player": user})
     return {"table": ctx.table_id, "seat": seat, "player": user, "resting": rest,
             "hands_rested": resting.get(user, 0)}
-
-
-def _free_rested_seats(ctx: Ctx, seating: dict[int, str]) -> dict[str, int]:
-    """003:4209-4214: two hands rested and not back: the seat is free, the stack goes back to the wallet."""
-    resting = load_resting(ctx.conn, ctx.table_id)
-    for player in [p for p, n in resting.items() if n >= 2]:
-        seat = next((s for s, p in seating.items() if p == player), None)
-        if seat is not None:
-            op_leave(ctx, player)
-            del seating[seat]
-            log.info("table %s: %s rested two hands, seat %s is free (003:4209-4214)", ctx.table_id, player, seat)
-        del resting[player]
-    resting = {p: n for p, n in resting.items() if p in seating.values()}
-    save_resting(ctx.conn, ctx.table_id, resting)
-    return resting
-
-
-def op_open(ctx: Ctx) -> dict[str, Any]:
-    """The next hand: the seated players with chips, their forced bets posted from their stacks, the deal.
-    A draw pot waiting for the next deal (a blank hand) is dealt again to the same players."""
-    from tapete.server.tables import service as tables
-
-    tables.need_phase(ctx, "idle", "settled")
-    carried = ctx.state is not None and not (ctx.row["booked"] or {}).get("rollover", True)
-    if carried:
-        out = tables.op_open(ctx, table=dict(ctx.row["config"]))
-        tables.step(ctx, Deal(), "deal", {"cards": None})
-        return {**out, **tables.after_decision(ctx)}
-    if not ctx.open_now():
-        return waiting(ctx, "the table is outside its opening hours", 0)
-    seating = load_seating(ctx.conn, ctx.table_id)
-    resting = _free_rested_seats(ctx, seating)
-    stacks = ledger.balances(ctx.conn, [ledger.stack(ctx.table_id, p) for p in seating.values()])
-    players = {p: s for s, p in sorted(seating.items())
-               if stacks.get(ledger.stack(ctx.table_id, p), 0) > 0 and p not in resting}
-    least = ctx.game.rules_for(ctx.jurisdiction).min_players  # type: ignore[attr-defined]
-    if len(players) < least:      # 000:1491: sintético in Baleares starts and goes on with four (#minimum-player-counts)
-        return waiting(ctx, f"a hand needs {least} seated players with chips", len(players))
-    table = table_config(ctx.game, ctx.row["config"])
-    table["seats"] = [{"seat": s, "player": p, "stack": stacks[ledger.stack(ctx.table_id, p)]} for p, s in players.items()]
-    button = next_button(ctx, sorted(players.values()))
-    if button is not None:
-        table["button"] = button
-    tables.op_open(ctx, table=table)
-    if resting:
-        save_resting(ctx.conn, ctx.table_id, {p: n + 1 for p, n in resting.items()})
-    for player, amount in ctx.game.hand_bets(ctx.state, list(players)):  # type: ignore[attr-defined]
-        tables.op_bets(ctx, player, [{"kind": "hand", "amount": amount}])
-    return tables.op_close(ctx, None)
-
-
-def waiting(ctx: Ctx, why: str, seated: int) -> dict[str, Any]:
-    if ctx.spec.auto:
-        ctx.set(deadline=ctx.now + max(ctx.spec.timing.pause, 1.0))     # the clock looks again
-    elif ctx.row["deadline"] is not None:
-        ctx.set(deadline=None)
-    return {"round": ctx.row["round_no"], "phase": ctx.row["phase"], "waiting": why, "seated": seated}
-
-
-def next_button(ctx: Ctx, seats: list[int]) -> int | None:
-    """The marca where the last hand moved it (003:4451-4458); if that seat was left, the next occupied seat
-    the way it moves. None: the engine's default (the first seat to the croupier's right)."""
-    previous = getattr(ctx.state, "button", None) if ctx.state is not None else None
-    if previous is None or not seats:
-        return None
-    if previous in seats:
-        return previous
-    if ctx.game.rules_for(ctx.jurisdiction).direction == "counter-clockwise":  # type: ignore[attr-defined]
-        return min([s for s in seats if s > previous] or seats)
-    return max([s for s in seats if s < previous] or seats)
 
 
 # -- the service's entry points ---------------------------------------------------------------------

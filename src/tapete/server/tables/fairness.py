@@ -10,24 +10,16 @@ whole shoe (revealed when the shoe ends: revealing it earlier would tell the rem
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
-import secrets
 from fractions import Fraction
 from typing import Any
 
 from tapete.core.errors import TapeteError
 from tapete.core.rng import TableRng
 from tapete.engine.events import Act, Bet, Close, Deal, Event, Limits, Outcome, Void
-
-
-def new_seed() -> str:
-    return secrets.token_bytes(32).hex()
-
-
-def commitment(seed_hex: str) -> str:
-    return hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest()
+from tapete.server.tables.seeds import commitment, new_seed  # noqa: F401 - fairness names them for the server
+from tapete.server.tables.shoes import prepare
 
 
 def pick(outcomes: list[tuple[Event, Fraction]], rng: TableRng) -> Event:
@@ -70,7 +62,7 @@ def event_document(event: Event) -> dict[str, Any]:
         body = {"do": event.do, **({"bet": event.bet} if event.bet is not None else {"by": event.by}), **event.fields}
         return {"act": body}
     if isinstance(event, Deal):
-        return {"deal": {}, "last": True} if getattr(event, "last", False) else {"deal": {}}
+        return {"deal": {}, "last": True} if isinstance(event, Deal) and event.last else {"deal": {}}
     if isinstance(event, Close):
         return {"close": {}}
     if isinstance(event, Limits):
@@ -83,7 +75,7 @@ def event_document(event: Event) -> dict[str, Any]:
 def verify_round(record: dict[str, Any]) -> dict[str, Any]:
     """Recompute a round record's fairness: commitment, every drawn outcome, a shuffled shoe's cards,
     and (for a round that began at a fresh table) the settlement from its events."""
-    from tapete.engine.registry import get_game
+    from tapete.catalog import get_game
     from tapete.engine.serialize import from_json
 
     checks: list[dict[str, Any]] = []
@@ -104,8 +96,6 @@ def verify_round(record: dict[str, Any]) -> dict[str, Any]:
         if not shoe.get("seed"):
             return {"ok": False, "checks": [{"check": "shoe", "ok": False,
                                              "detail": "the shoe's seed is revealed when the shoe ends"}]}
-        from tapete.server.tables.shoes import prepare
-
         cards = list(prepare(game, record["jurisdiction"], record["table"], shoe["seed"])["cards"])
         dealt, start = shoe.get("dealt", []), shoe.get("start", 0)
         ok = cards[start:start + len(dealt)] == dealt and commitment(shoe["seed"]) == shoe.get("commitment")

@@ -35,12 +35,12 @@ def conclude(ctx: Ctx) -> dict[str, Any]:
         sync_stakes(ctx, doc)
         results = book(ctx, doc, include_void=True)
         pending = [b for b, e in doc["bets"].items() if e["status"] == "pending"]
-    carries = bool(pending) or getattr(ctx.state, "next_table", None) is not None or banker.partida_goes_on(ctx)
+    carries = bool(pending) or ctx.adapter.announced(ctx.state) is not None or banker.partida_goes_on(ctx)
     effective = getattr(ctx.state, "table", None)
     if isinstance(effective, dict):
         effective = {k: v for k, v in circle.table_config(ctx.game, effective).items()
                      if k != "cut-card" or "cut-card" in ctx.row["config"]}
-    if isinstance(effective, dict) and effective != ctx.row["config"] and getattr(ctx.state, "next_table", None) is None:
+    if isinstance(effective, dict) and effective != ctx.row["config"] and ctx.adapter.announced(ctx.state) is None:
         ctx.set(config=dict(effective))
         ctx.emit("limits-in-force", {"table": dict(effective)})
     if carries and not pending and not banker.partida_goes_on(ctx) and not takes_bets(ctx):
@@ -84,7 +84,7 @@ def reopen_announced(ctx: Ctx) -> None:
     leaves a state that refuses bets: carrying it for an announced limit change stopped the table for good.
     The next round opens a fresh state at the limits in force with the change announced again: its count of
     spins or rounds starts afresh (R: docs/rulings.md#server-limit-change-after-a-void)."""
-    announced = getattr(ctx.state, "next_table", None)
+    announced = ctx.adapter.announced(ctx.state)
     if ctx.game.uses_shoe or announced is None:
         return
     state = open_state(ctx.game, ctx.jurisdiction, ctx.row["config"], ctx.spec.source, seed=None)
@@ -151,13 +151,13 @@ def end_of_coup_shoe(ctx: Ctx, record: dict[str, Any]) -> dict[str, Any] | None:
     """Advance the electronic shoe by the cards this state dealt; at the cut card, end the shoe: log the
     card counts and reveal its seed."""
     info = dict(ctx.row["shoe"] or {})
-    dealt = dealt_cards(ctx.state)
+    dealt = dealt_cards(ctx.game, ctx.state)
     if not info or dealt is None:
         return None
     start = info.get("start", info["position"])
     info["position"] = start + len(dealt)
     note = {"commitment": info["commitment"], "start": start, "dealt": dealt, "number": info["number"]}
-    if shoe_over(ctx.state) or ctx.game.fresh_deck_each_round or info["total"] - info["position"] < 10:
+    if shoe_over(ctx.game, ctx.state) or ctx.game.fresh_deck_each_round or info["total"] - info["position"] < 10:
         info["ended"] = True
         note["seed"] = info["seed"]
         ctx.emit("shoe", {"event": "end", "number": info["number"], "dealt": info["position"],

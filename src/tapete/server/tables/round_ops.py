@@ -17,10 +17,11 @@ from tapete.server.http.views import redact
 from tapete.server.money import ledger
 from tapete.server.storage import fastjson
 from tapete.server.storage.db import rounds
-from tapete.server.tables import banker, circle, privacy
+from tapete.server.tables import banker, circle
 from tapete.server.tables.fairness import commitment, draw_rng, event_document, new_seed, pick
+from tapete.server.tables.protocol import PhaseError, admit
 from tapete.server.tables.round_end import conclude, reopen_announced, takes_bets
-from tapete.server.tables.shoes import add_cards, open_state, prepare
+from tapete.server.tables.shoes import add_cards, dealt_cards, open_state, prepare
 from tapete.server.tables.table_ctx import (
     STAFF,
     Ctx,
@@ -30,7 +31,6 @@ from tapete.server.tables.table_ctx import (
     is_table_verb,
     load_open_bets,
     load_state,
-    need_phase,
     parse,
     probe_staked,
     round_record,
@@ -43,9 +43,7 @@ from tapete.server.tables.table_ctx import (
 
 def op_open(ctx: Ctx, table: dict[str, Any] | None = None) -> dict[str, Any]:
     """A new round; `table`: the table keys to open it with (circle poker: the seats of this hand)."""
-    if table is None and circle.table_stakes(ctx.game):
-        return circle.op_open(ctx)
-    need_phase(ctx, "idle", "settled")
+    admit(ctx, "open")
     if table is None and not ctx.open_now():   # the croupier's open obeys the hours the players' bets obey (op_bets)
         raise TapeteError("table-closed", f"table {ctx.table_id} is outside its opening hours")
     spec, game = ctx.spec, ctx.game
@@ -54,7 +52,7 @@ def op_open(ctx: Ctx, table: dict[str, Any] | None = None) -> dict[str, Any]:
     if not fresh and table is None and not game.uses_shoe and not takes_bets(ctx) and not load_open_bets(ctx):
         # A carried state that refuses bets with nothing riding (a table an older version stopped for good):
         # open it afresh, an announced limit change announced again (docs/rulings.md#server-limit-change-after-a-void).
-        if getattr(ctx.state, "next_table", None) is not None:
+        if ctx.adapter.announced(ctx.state) is not None:
             reopen_announced(ctx)
         else:
             fresh = True
@@ -73,13 +71,9 @@ def op_open(ctx: Ctx, table: dict[str, Any] | None = None) -> dict[str, Any]:
         booked = {"commission": 0, "carry": {}, "rollover": False}
     else:
         booked["rollover"] = False
-    lay = getattr(game, "layout", None)
-    if callable(lay) and spec.source == "rng":    # monte-banca lays its four cards before the bets (003:6174-6186)
-        try:
-            lay(ctx.state)
-            ctx.state_changed = True
-        except TapeteError:
-            pass      # a shoe that cannot lay them: the first bet meets the engine's refusal, as before
+    if spec.source == "rng":    # monte-banca lays its four cards before the bets (003:6174-6186)
+        ctx.adapter.lay_out(ctx.state)
+        ctx.state_changed = True
     number = ctx.row["round_no"] + 1
     seed = new_seed() if spec.source == "rng" and not game.uses_shoe else None
     commit_hash = commitment(seed) if seed else (shoe_info or {}).get("commitment")
@@ -114,7 +108,7 @@ def op_bets(ctx: Ctx, user: str, items: list[dict[str, Any]]) -> dict[str, Any]:
     if ctx.row["phase"] in ("closed", "confirming", "acting"):
         raise TapeteError("bet-closed", f"table {ctx.table_id}: no va más has been called, bets wait for the next round",
                           source="001:159; 003:396-400")
-    need_phase(ctx, "betting")
+    admit(ctx, "bets")
     if not ctx.open_now():
         raise TapeteError("table-closed", f"table {ctx.table_id} is outside its opening hours")
     if ctx.spec.seats:
@@ -154,7 +148,7 @@ def op_bets(ctx: Ctx, user: str, items: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def op_close(ctx: Ctx, cards: list[Any] | None) -> dict[str, Any]:
-    need_phase(ctx, "betting")
+    admit(ctx, "close")
     if ctx.game.uses_shoe:
         return deal(ctx, cards)
     changed = ctx.state_changed
@@ -185,8 +179,51 @@ def deal(ctx: Ctx, cards: list[Any] | None) -> dict[str, Any]:
             raise TapeteError("bad-request", "a live table deals the cards the croupier keys: give 'cards'")
         ctx.state = copy.deepcopy(ctx.state)
         add_cards(ctx.state, cards)
-    step(ctx, Deal(), "deal", {"cards": list(cards) if cards else None})
+    try:
+        step(ctx, Deal(), "deal", {"cards": list(cards) if cards else None})
+    except TapeteError as exc:
+        # An electronic shoe that runs out before the coup is dealt: the server ends it (its seed revealed) and
+        # hands every stake back; the next round opens a new shoe. A live table's croupier keys more cards or
+        # voids. Never a table stuck in `betting` with the stakes locked on the layout.
+        if exc.code != "shoe-exhausted" or ctx.spec.source != "rng" or ctx.adapter.player_banked:
+            raise
+        return shoe_ran_out(ctx, exc.message)
     return after_decision(ctx)
+
+
+def shoe_ran_out(ctx: Ctx, why: str) -> dict[str, Any]:
+    info = dict(ctx.row["shoe"] or {})
+    if info:
+        info["ended"] = True
+        ctx.set(shoe=info)
+        ctx.emit("shoe", {"event": "end", "number": info.get("number"), "reason": why, "seed": info.get("seed"),
+                          "commitment": info.get("commitment")})
+    return hand_back(ctx, f"the shoe ran out before the coup ({why}): every stake is handed back")
+
+
+def hand_back(ctx: Ctx, reason: str) -> dict[str, Any]:
+    """A card table's round annulled before the deal (a void, a restart, a shoe that ran out): every open stake
+    back where it came from, the engine's state dropped (the next round opens a fresh one). The engine's own
+    void would deal the coup first (a document may omit the deal): no card is drawn here
+    (R: docs/rulings.md#server-void-before-the-deal)."""
+    entry = ledger.Entry("settle", ctx.table_id, ctx.row["round_id"], ctx.actor, memo="void before the deal")
+    results: dict[str, dict[str, Any]] = {}
+    for bet_id, b in load_open_bets(ctx).items():
+        if b["status"] != "open":
+            continue
+        c = b["collected"]
+        if c:
+            entry.post(banker.stake_account(ctx, b["kind"]), -c, bet_id).post(circle.purse(ctx, b["player"]), c, bet_id)
+        b.update(status="void", returned=c, settled_at=ctx.now)
+        ctx.changed_bets.add(bet_id)
+        results[bet_id] = {"player": b["player"], "kind": b["kind"], "status": "void", "staked": c, "returned": c}
+    ledger.commit(ctx.conn, entry, balances=False)
+    ctx.emit("hand-back", {"reason": reason, "bets": results})
+    ctx.state = None
+    ctx.state_changed = True
+    out = conclude(ctx)
+    out["bets"] = results
+    return out
 
 
 def acts_due(ctx: Ctx) -> list[dict[str, Any]]:
@@ -210,7 +247,7 @@ def coup_end(ctx: Ctx) -> dict[str, Any]:
     """Every decision made (or timed out): the game applies its defaults and the coup settles."""
     # Not at circle poker: a hand nobody showed is another player's secret (docs/server.md §fairness), and the
     # round record reaches players; its pages rebuild the showdown from what the table showed.
-    if ctx.game.uses_shoe and not getattr(ctx.game, "table_stakes", False):
+    if ctx.adapter.keeps_coup:
         ctx.coup = redact(to_json(ctx.state))   # the hands as dealt (the engine may clear them when it settles);
         # redact: the shoe's undealt cards stay out of the round record
     finished = ctx.game.end_round(copy.deepcopy(ctx.state))
@@ -220,7 +257,7 @@ def coup_end(ctx: Ctx) -> dict[str, Any]:
 
 
 def op_draw(ctx: Ctx) -> dict[str, Any]:
-    need_phase(ctx, "closed")
+    admit(ctx, "draw")
     if ctx.spec.source != "rng":
         raise TapeteError("wrong-source", f"table {ctx.table_id} takes the croupier's keyed result, not the CSPRNG")
     chances = ctx.game.chance(ctx.state)
@@ -246,7 +283,7 @@ def after_outcome(ctx: Ctx, event: Any | None) -> dict[str, Any]:
 
 
 def op_key(ctx: Ctx, value: Any, name: str | None, last: bool) -> dict[str, Any]:
-    need_phase(ctx, "betting", "closed")
+    admit(ctx, "key")
     if ctx.spec.source != "croupier":
         raise TapeteError("wrong-source", f"table {ctx.table_id} draws its outcomes with the CSPRNG")
     if ctx.game.uses_shoe:
@@ -281,7 +318,7 @@ def preview_of(ctx: Ctx, doc: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def op_confirm(ctx: Ctx) -> dict[str, Any]:
-    need_phase(ctx, "confirming")
+    admit(ctx, "confirm")
     ctx.set(pre_outcome=None)
     ctx.emit("confirm", {})
     return after_outcome(ctx, _last_outcome(ctx))
@@ -306,7 +343,7 @@ def _outcome_from(doc: dict[str, Any]) -> Outcome:
 
 
 def op_correct(ctx: Ctx, value: Any, name: str | None, last: bool) -> dict[str, Any]:
-    need_phase(ctx, "confirming")
+    admit(ctx, "correct")
     name = outcome_name(ctx, name)
     event = parse(ctx, {name: value, **({"last": True} if last else {})})
     before = _last_outcome(ctx)
@@ -318,7 +355,10 @@ def op_correct(ctx: Ctx, value: Any, name: str | None, last: bool) -> dict[str, 
 
 
 def op_void(ctx: Ctx, reason: str) -> dict[str, Any]:
-    need_phase(ctx, "closed", "confirming", "acting")
+    admit(ctx, "void")
+    if ctx.phase == "betting":          # a card table before the deal (protocol: CARD_ROUTES)
+        staff_log.record(ctx.conn, ctx.actor, "void", ctx.table_id, {"reason": reason, "round": ctx.row["round_no"]})
+        return hand_back(ctx, reason)
     annulled = None
     if ctx.row["phase"] == "confirming":
         ctx.state = from_json(ctx.game.state_type(), fastjson.loads(ctx.row["pre_outcome"]))
@@ -343,7 +383,7 @@ def after_void(ctx: Ctx) -> dict[str, Any]:
 
 
 def op_limits(ctx: Ctx, values: dict[str, Any]) -> dict[str, Any]:
-    need_phase(ctx, "idle", "settled", "betting")
+    admit(ctx, "limits")
     if ctx.state is None:
         ctx.state = open_state(ctx.game, ctx.jurisdiction, ctx.row["config"], ctx.spec.source, seed=None)
         ctx.state_changed = True
@@ -358,7 +398,7 @@ def op_limits(ctx: Ctx, values: dict[str, Any]) -> dict[str, Any]:
 
 
 def op_act(ctx: Ctx, user: str, roles: set[str], body: dict[str, Any], cards: list[Any] | None) -> dict[str, Any]:
-    need_phase(ctx, "betting", "acting", "settled", "closed")
+    admit(ctx, "act", body.get("do") if isinstance(body.get("do"), str) else None)
     event = parse(ctx, {"act": body})
     open_bets = load_open_bets(ctx)
     staff = bool(roles & set(STAFF)) and ctx.spec.source == "croupier"
@@ -376,7 +416,13 @@ def op_act(ctx: Ctx, user: str, roles: set[str], body: dict[str, Any], cards: li
             raise TapeteError("forbidden", "only the croupier of a live table keys cards")
         ctx.state = copy.deepcopy(ctx.state)
         add_cards(ctx.state, cards)
-    step(ctx, event, "act", {"cards": list(cards) if cards else None})
+    before = _dealt_now(ctx)
+    try:
+        step(ctx, event, "act", {"cards": list(cards) if cards else None})
+    except TapeteError:
+        _no_card_before_the_deal(ctx, before, body)     # the engine's refusal may name the cards it drew
+        raise
+    _no_card_before_the_deal(ctx, before, body)
     doc = settlement_doc(ctx)
     sync_stakes(ctx, doc)
     if ctx.row["phase"] == "acting":
@@ -391,61 +437,15 @@ def op_act(ctx: Ctx, user: str, roles: set[str], body: dict[str, Any], cards: li
     return result
 
 
-def op_advance(ctx: Ctx) -> dict[str, Any] | None:
-    """The table's clock: whatever the phase's deadline calls for."""
-    deadline = ctx.row["deadline"]
-    if deadline is None or deadline > ctx.now:
+def _dealt_now(ctx: Ctx) -> int | None:
+    """Outside `acting`, how many cards the state has dealt (None where no card can be at stake)."""
+    if not ctx.game.uses_shoe or ctx.phase == "acting" or ctx.state is None:
         return None
-    phase = ctx.row["phase"]
-    if phase == "betting":
-        return op_close(ctx, None)
-    if phase == "closed" and ctx.spec.source == "rng":
-        return op_draw(ctx)
-    if phase == "acting":
-        ctx.emit("timeout", {"say": "time: the defaults apply"})
-        return coup_end(ctx)
-    if phase == "confirming":
-        return op_confirm(ctx)
-    if phase in ("settled", "idle"):
-        if not ctx.spec.auto:
-            ctx.set(deadline=None)
-            return None
-        if not ctx.open_now():
-            if phase != "idle":
-                ctx.set(phase="idle")
-                ctx.emit("phase", {"say": "the table closes: outside its opening hours"})
-                privacy.end_session(ctx.conn, ctx.table_id, ctx.now)
-            ctx.set(deadline=ctx.now + 30)
-            return None
-        return op_open(ctx)
-    ctx.set(deadline=None)
-    return None
+    return len(dealt_cards(ctx.game, ctx.state) or [])
 
 
-def op_recover(ctx: Ctx) -> dict[str, Any]:
-    """A process (re)takes the table: resume the round from its persisted state, or — where the table's
-    policy is `void` and the engine agrees — void it and hand every undecided stake back."""
-    phase = ctx.row["phase"]
-    ctx.emit("recovered", {"policy": ctx.spec.recovery, "was": phase})
-    if ctx.spec.recovery == "void" and phase in ("betting", "closed", "acting", "confirming") and ctx.state is not None:
-        base = ctx.state
-        if phase == "confirming" and ctx.row["pre_outcome"]:
-            base = from_json(ctx.game.state_type(), fastjson.loads(ctx.row["pre_outcome"]))
-        try:
-            trial = ctx.game.finish(ctx.game.step(base, Void("server-restart")))
-            doc = ctx.game.settle(trial).document(rounding=ctx.rounding)  # type: ignore[arg-type]
-        except TapeteError as exc:
-            ctx.emit("phase", {"say": f"the round cannot be voided ({exc.code}): it resumes"})
-        else:
-            if all(e["status"] != "pending" for e in doc["bets"].values()):
-                ctx.state = trial
-                ctx.state_changed = True
-                ctx.emit("void", {"event": {"void": "server-restart"}})
-                return conclude(ctx)
-            ctx.emit("phase", {"say": "bets would stay on the layout: the round resumes"})
-    timing = ctx.spec.timing
-    if ctx.spec.auto:
-        wait = {"betting": timing.bets, "closed": timing.spin, "acting": timing.act, "settled": timing.pause,
-                "idle": 0.0, "confirming": timing.confirm or None}.get(phase)
-        ctx.set(deadline=ctx.now + wait if wait is not None else None)
-    return {"round": ctx.row["round_no"], "phase": phase}
+def _no_card_before_the_deal(ctx: Ctx, before: int | None, body: dict[str, Any]) -> None:
+    """Belt and braces behind the phase table: an act taken outside `acting` must not deal (the engine deals a
+    coup a document omitted). Refused as out of its phase, in the server's words, the transaction rolled back."""
+    if before is not None and len(dealt_cards(ctx.game, ctx.state) or []) != before:
+        raise PhaseError(ctx.table_id, ctx.phase, f"the act {body.get('do')!r}", ctx.phases.act_phases("") or ("acting",))

@@ -26,16 +26,18 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
+from tapete.catalog import get_game
 from tapete.core.errors import TapeteError
 from tapete.engine.game import Game
-from tapete.engine.registry import get_game
 from tapete.server.audit import chains as audit
 from tapete.server.config import CasinoConfig, TableConfig
 from tapete.server.money import ledger
 from tapete.server.storage import fastjson, hot
 from tapete.server.storage.db import Database, bets, casino_tables, rounds
 from tapete.server.tables import banker, circle
+from tapete.server.tables.adapters import check_live_tables
 from tapete.server.tables.batch import BetBatches
+from tapete.server.tables.clock import op_advance, op_open_round, op_recover  # noqa: F401 - re-exported
 from tapete.server.tables.round_end import (  # noqa: F401 - re-exported: tapete.server.tables.service names them all
     conclude,
     end_of_coup_shoe,
@@ -53,7 +55,6 @@ from tapete.server.tables.round_ops import (  # noqa: F401 - re-exported: tapete
     deal,
     new_shoe,
     op_act,
-    op_advance,
     op_bets,
     op_close,
     op_confirm,
@@ -62,7 +63,6 @@ from tapete.server.tables.round_ops import (  # noqa: F401 - re-exported: tapete
     op_key,
     op_limits,
     op_open,
-    op_recover,
     op_void,
     outcome_name,
     preview_of,
@@ -83,7 +83,6 @@ from tapete.server.tables.table_ctx import (  # noqa: F401 - re-exported: tapete
     is_table_verb,
     load_open_bets,
     load_state,
-    need_phase,
     parse,
     probe_staked,
     round_record,
@@ -122,6 +121,7 @@ class TableService:
         # for the lock only to be refused after it.
         self._closed_busy: dict[str, int] = {}
         self.batches = BetBatches(self)     # bets are group-committed per table (batch.py)
+        check_live_tables(config)           # a live table its family cannot deal: refused at load
 
     # -- plumbing ----------------------------------------------------------------------------------
     def spec(self, table_id: str) -> TableConfig:
@@ -336,7 +336,7 @@ class TableService:
         return self.run(table_id, user, lambda ctx: op_act(ctx, user, roles, body, cards), idem)
 
     def open_round(self, table_id: str, actor: str | None) -> Any:
-        return self.run(table_id, actor, op_open)
+        return self.run(table_id, actor, op_open_round)
 
     def close(self, table_id: str, actor: str | None, cards: list[Any] | None = None, idem: tuple[str, str] | None = None) -> Any:
         return self.run(table_id, actor, lambda ctx: op_close(ctx, cards), idem)
@@ -409,7 +409,7 @@ class TableService:
         shoe = find_shoe(state) if state is not None else None
         if shoe is not None or row["shoe"]:
             info = row["shoe"] or {}
-            left = (info.get("total", 0) - info.get("start", info.get("position", 0)) - len(dealt_cards(state) or [])
+            left = (info.get("total", 0) - info.get("start", info.get("position", 0)) - len(dealt_cards(game, state) or [])
                     if info.get("total") and state is not None else None)   # a game dealing from a card list
             out["shoe"] = {"remaining": shoe.remaining if shoe else left, "cut_reached": shoe.cut_reached if shoe else False,
                            "commitment": info.get("commitment"), "number": info.get("number")}

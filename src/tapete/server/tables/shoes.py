@@ -19,10 +19,10 @@ from tapete.core.errors import TapeteError
 from tapete.core.rng import TableRng
 from tapete.engine.game import Game
 from tapete.engine.shoe import Shoe
+from tapete.server.tables.adapters import adapter_for
+from tapete.server.tables.seeds import new_seed
 
 DEFAULT_PENETRATION = 0.75   # where the cut card sits when the table sets none
-SHOE_HOOKS = ("live_shoe", "new_shoe")   # a game's own preparation of a live shoe: (state, rng) -> shoe in state
-END_FLAGS = ("last_of_shoe", "stop_card_out", "shoe_ended")   # state flags games raise when the cut (stop) card came out
 
 
 def find_shoe(state: Any) -> Shoe | None:
@@ -37,16 +37,14 @@ def find_shoe(state: Any) -> Shoe | None:
     return None
 
 
-def dealt_cards(state: Any) -> list[str] | None:
+def dealt_cards(game: Game, state: Any) -> list[str] | None:
     """The cards this state took from its shoe: an engine `Shoe` up to its position, or the plain card list
-    and position (`shoe`, `pos`) of the games that deal from a list (Monte, the banked poker games)."""
+    and position of the games that deal from a list (Monte, the poker games), as their adapter reads it."""
     shoe = find_shoe(state)
     if shoe is not None:
         return list(shoe.cards[:shoe.position])
-    cards, pos = getattr(state, "shoe", None), getattr(state, "pos", None)
-    if isinstance(cards, list) and isinstance(pos, int):
-        return [str(c) for c in cards[:pos]]
-    return None
+    pack = adapter_for(game).pack(state) if state is not None else None
+    return pack[0][:pack[1]] if pack is not None else None
 
 
 def shoe_spec(game: Game, jurisdiction: str, table: dict[str, Any]) -> dict[str, Any]:
@@ -67,22 +65,22 @@ def prepare(game: Game, jurisdiction: str, table: dict[str, Any], seed_hex: str)
 
 @lru_cache(maxsize=64)
 def _prepare(game_id: str, jurisdiction: str, table_key: tuple[tuple[str, str], ...], seed_hex: str) -> dict[str, Any]:
-    from tapete.engine.registry import get_game
+    from tapete.catalog import get_game
 
     game = get_game(game_id)
     table = {k: ast.literal_eval(v) for k, v in table_key}
     table.pop("cut-card", None)
     rng = TableRng(bytes.fromhex(seed_hex))
-    live = next((getattr(game, hook) for hook in SHOE_HOOKS if callable(getattr(game, hook, None))), None)
-    if live is not None:
+    adapter = adapter_for(game)
+    if adapter.own_shoe:
         state = game.open(jurisdiction, table)
-        live(state, rng)
+        adapter.prepare_shoe(state, rng)
         shoe = find_shoe(state)
         if shoe is None:     # a game that deals from a plain card list (circle poker's pack)
-            cards, pos = getattr(state, "shoe", None), getattr(state, "pos", 0)
-            if not isinstance(cards, list) or not cards:
-                raise TapeteError("bad-config", f"{game.id}.live_shoe left no shoe in the state")
-            return {"cards": tuple(cards), "position": pos, "cut": None}
+            pack = adapter.pack(state)
+            if pack is None or not pack[0]:
+                raise TapeteError("bad-config", f"{game.id}: its live shoe left no cards in the state")
+            return {"cards": tuple(pack[0]), "position": pack[1], "cut": None}
         return {"cards": tuple(shoe.cards), "position": shoe.position, "cut": shoe.cut_index}
     spec = shoe_spec(game, jurisdiction, table)
     shoe = Shoe.shuffled(rng, decks=spec["decks"], deck=spec["deck"], jokers=spec["jokers"])
@@ -105,8 +103,6 @@ def open_state(game: Game, jurisdiction: str, table: dict[str, Any], source: str
     if source == "croupier":
         return game.open(jurisdiction, table, [])
     if shoe is None:
-        from tapete.server.tables.fairness import new_seed
-
         shoe = {"seed": seed or new_seed()}
         shoe.update(position=prepare(game, jurisdiction, table, shoe["seed"])["position"])
     prepared = prepare(game, jurisdiction, table, shoe["seed"])
@@ -120,13 +116,13 @@ def default_cut(total: int) -> int:
     return int(total * DEFAULT_PENETRATION)
 
 
-def shoe_over(state: Any) -> bool:
+def shoe_over(game: Game, state: Any) -> bool:
     """The cut card came out (the round just played was the shoe's last)."""
     shoe = find_shoe(state)
     if shoe is None:
         return False
     cut = shoe.cut_index is not None and shoe.position >= shoe.cut_index
-    return cut or any(bool(getattr(state, flag, False)) for flag in END_FLAGS) or shoe.remaining < 10
+    return cut or adapter_for(game).shoe_ended(state) or shoe.remaining < 10
 
 
 def add_cards(state: Any, texts: list[Any]) -> None:

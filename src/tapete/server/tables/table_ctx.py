@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, bindparam, select, text
+from sqlalchemy import Connection, select, text
 
 from tapete.conformance.document import parse_event
 from tapete.core.errors import TapeteError
@@ -18,9 +18,13 @@ from tapete.server.audit.ledger_chain import Lane
 from tapete.server.config import TableConfig
 from tapete.server.money import ledger
 from tapete.server.storage import fastjson
-from tapete.server.storage.db import bets, casino_tables, idempotency, rounds
+from tapete.server.storage.db import casino_tables, rounds
+from tapete.server.storage.idempotency import Replay, check_idempotency  # noqa: F401 - the service names them
 from tapete.server.tables import banker, circle
+from tapete.server.tables.adapters import TableAdapter, adapter_for
 from tapete.server.tables.fairness import event_document
+from tapete.server.tables.open_bets import load_open_bets
+from tapete.server.tables.protocol import PhaseTable
 
 PHASES = ("idle", "betting", "closed", "acting", "confirming", "settled")
 FINAL = ("won", "lost", "push")
@@ -32,12 +36,6 @@ def is_table_verb(action: Any) -> bool:
     """A new bet (it has a kind), the deal, the close; a poker `bet` on a hand (no kind) is a decision."""
     return action.verb in TABLE_VERBS and not (action.verb == "bet" and action.kind is None and action.bet is not None)
 ENGINE_KINDS = ("bet", "close", "outcome", "act", "deal", "void", "limits", "correct")
-
-
-class Replay(Exception):  # noqa: N818 - control flow: an idempotent request seen before
-    def __init__(self, status: int, response: Any) -> None:
-        self.status = status
-        self.response = response
 
 
 @dataclass
@@ -71,6 +69,18 @@ class Ctx:
     def __post_init__(self) -> None:
         if self.lane is None:
             self.lane = Lane.of_table(self.spec.id, self.row.get("ledger_seq"), self.row.get("ledger_hash"))
+
+    @property
+    def adapter(self) -> TableAdapter:
+        return adapter_for(self.game)
+
+    @property
+    def phase(self) -> str:
+        return str(self.row["phase"])
+
+    @property
+    def phases(self) -> PhaseTable:
+        return self.adapter.phases
 
     def open_now(self) -> bool:
         return self.opening(self.spec) if self.opening else True
@@ -106,23 +116,6 @@ def load_state(conn: Connection, game: Game, table_id: str, state_seq: int) -> A
         data = data if isinstance(data, dict) else fastjson.loads(data)
         game.apply(state, parse_event(game, data["event"], 0))
     return state
-
-
-def check_idempotency(conn: Connection, idem: tuple[str, str]) -> None:
-    found = conn.execute(select(idempotency).where(idempotency.c.key == idem[0])).mappings().first()
-    if found is None:
-        return
-    if found["fingerprint"] != idem[1]:
-        raise TapeteError("idempotency-key-reused", "this Idempotency-Key was used for a different request")
-    raise Replay(found["status"], found["response"])
-
-
-def need_phase(ctx: Ctx, *phases: str) -> None:
-    if ctx.row["phase"] not in phases:
-        what = {"betting": "bets are not open", "closed": "no va más has not been called",
-                "confirming": "no keyed result awaits confirmation", "acting": "no decision is due"}
-        raise TapeteError("wrong-phase", f"table {ctx.table_id} is {ctx.row['phase']}: "
-                          f"{what.get(phases[0], 'not now')} (allowed in: {', '.join(phases)})")
 
 
 def guarded(fn: Callable[..., Any], *args: Any) -> Any:
@@ -206,19 +199,6 @@ def settlement_doc(ctx: Ctx) -> dict[str, Any] | None:
         return ctx.game.settle(ctx.state).document(rounding=ctx.rounding)  # type: ignore[arg-type]
     except TapeteError:
         return None
-
-
-_OPEN_BETS = select(bets).where(bets.c.table_id == bindparam("t"), bets.c.status == "open")
-_BET_ID = [c.name for c in bets.c].index("bet_id")
-
-
-def load_open_bets(ctx: Ctx) -> dict[str, dict[str, Any]]:
-    if ctx.open_bets is None:
-        found = ctx.conn.execute(_OPEN_BETS, {"t": ctx.table_id})
-        names = list(found.keys())      # plain rows zipped with the names: a round's bets at settlement
-        ctx.open_bets = {r[_BET_ID]: dict(zip(names, r, strict=True)) for r in found}
-        ctx.open_bets.update(ctx.new_bets)
-    return ctx.open_bets
 
 
 def commit_entry(ctx: Ctx, entry: ledger.Entry) -> dict[str, int] | None:

@@ -10,7 +10,6 @@ through the same JSON API and WebSocket as any client. Every rule stays in the e
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +20,8 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from tapete.core.errors import TapeteError
+from tapete.server.http.fanout import drain
+from tapete.server.tables.adapters import adapter_for
 
 if TYPE_CHECKING:
     from tapete.server.http.app import Server
@@ -158,8 +159,6 @@ def mount(app: FastAPI, server: Server) -> None:
     @app.websocket("/api/lobby/stream")
     async def lobby_stream(websocket: WebSocket) -> None:
         """The lobby's live rows (phase, countdown, free seats) for anyone: a row each time a table's log grows."""
-        from tapete.server.http.app import _drain
-
         await websocket.accept()
         if lobby_watchers[0] >= LOBBY_WATCHERS:     # an open door: a bounded one
             await websocket.close(code=1013, reason="busy")
@@ -175,7 +174,7 @@ def mount(app: FastAPI, server: Server) -> None:
                 changed.put_nowait(tid)
 
         tasks = [asyncio.create_task(forward(tid, q)) for tid, q in queues.items()]
-        reader = asyncio.create_task(_drain(websocket))
+        reader = asyncio.create_task(drain(websocket))
         try:
             for tid in ids:
                 await websocket.send_json(await asyncio.to_thread(public_row, tid))
@@ -234,11 +233,7 @@ def mount(app: FastAPI, server: Server) -> None:
 
 def boxes_of(game: Any, jurisdiction: str) -> int | None:
     """How many boxes the game's rules lay on the cloth in this jurisdiction (banked poker: 6 to 9), if they say."""
-    try:
-        boxes = getattr(game.rules_for(jurisdiction), "boxes", None)
-    except TapeteError:
-        return None
-    return boxes if isinstance(boxes, int) and not isinstance(boxes, bool) else None
+    return adapter_for(game).boxes(jurisdiction)
 
 
 def payouts(game: Any, jurisdiction: str) -> dict[str, str]:
@@ -246,8 +241,7 @@ def payouts(game: Any, jurisdiction: str) -> dict[str, str]:
     chances, the wheel of fortune's symbols), for the cloth to print; {} elsewhere."""
     from tapete.core.money import format_ratio
 
-    table = getattr(game.rules.get(jurisdiction), "payouts", None)
-    return {str(k): format_ratio(v) for k, v in table.items()} if isinstance(table, Mapping) else {}
+    return {str(k): format_ratio(v) for k, v in adapter_for(game).payouts(jurisdiction).items()}
 
 
 def wheel_order(game_id: str) -> list[int | str]:

@@ -87,8 +87,6 @@ def ensure_current(db: Any) -> SchemaState:
         raise TapeteError("schema-behind", f"the database is at revision {_names(found.current)}, this tapete needs "
                           f"{_names(found.heads)}: run `tapete db upgrade` (it backs the database up first)")
     if found.status == "current":
-        from tapete.server.storage.backup import quarantined
-
         why = quarantined(db)
         if why:
             raise TapeteError("restore-unverified", f"this database was restored but failed its verification ({why[:300]}): "
@@ -101,3 +99,14 @@ def ensure_current(db: Any) -> SchemaState:
 
 def _names(revisions: frozenset[str]) -> str:
     return " + ".join(sorted(revisions)) or "none"
+
+
+QUARANTINE = "restore-unverified"      # meta_kv key: a restored database that failed its verification (audit/backup.py)
+
+
+def quarantined(db: Any) -> str | None:
+    """Why a restored database must not be used (its verification failed), or None."""
+    from sqlalchemy import text
+
+    with db.read() as conn:     # plain SQL: the migrations do not import the schema module that calls them
+        return conn.execute(text("SELECT value FROM meta_kv WHERE key = :k"), {"k": QUARANTINE}).scalar()

@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from tapete.core.errors import TapeteError
+from tapete.server.storage.migrations import QUARANTINE, quarantined  # noqa: F401 - quarantined: the restore's reader
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PGDUMP_MAGIC = b"PGDMP"
-QUARANTINE = "restore-unverified"
 
 
 @dataclass
@@ -236,13 +236,3 @@ def _restore_postgres(file: Path, db: Any, force: bool) -> Verification:
             conn.execute(text("INSERT INTO meta_kv (key, value) VALUES (:k, :v)"),
                          {"k": QUARANTINE, "v": "; ".join(found.problems)[:2000]})
     return found
-
-
-def quarantined(db: Any) -> str | None:
-    """Why a restored database must not be used (its verification failed), or None."""
-    from sqlalchemy import select
-
-    from tapete.server.storage.db import meta_kv
-
-    with db.read() as conn:
-        return conn.execute(select(meta_kv.c.value).where(meta_kv.c.key == QUARANTINE)).scalar()
