@@ -41,6 +41,13 @@ def serve(
             raise TapeteError("bad-option", f"--log-level is one of {', '.join(LOG_LEVELS)} (got {log_level!r})")
         if config is not None:
             cli_args.read_text(config, "--config", allow_stdin=False, code="bad-config")
+            from tapete.server.config_check import check_file
+
+            problems = check_file(config)      # the whole file, one line per problem (tapete config check)
+            if problems:
+                for line in problems:
+                    typer.echo(f"error bad-config: --config {config}: {line}", err=True)
+                raise typer.Exit(2)
         casino = casino_config.load(config)
         check_live_tables(casino)
         checked = open_database(database)

@@ -119,7 +119,24 @@ def db_upgrade(database: Database_ = None,
                + (f"; backup first: {saved}" if saved else ""))
 
 
+config_app = typer.Typer(help="The casino file.", no_args_is_help=True)
+
+
+@config_app.command("check")
+def config_check(file: Annotated[str, typer.Argument(help="a casino file (TOML)")]) -> None:
+    """Check a casino file whole: one line per problem, the key path and what is expected (exit 0: good; 2: not)."""
+    from tapete.server.config_check import check_file
+
+    problems = check_file(file)
+    for line in problems:
+        typer.echo(line, err=True)
+    if problems:
+        raise typer.Exit(2)
+    typer.echo(f"{file}: good")
+
+
 def register(app: typer.Typer) -> None:
     app.command()(backup)
     app.command()(restore)
     app.add_typer(db_app, name="db")
+    app.add_typer(config_app, name="config")
