@@ -68,6 +68,7 @@ ARTICLES = Articles({
     "001:850": "001:850; 000:943; 002:616; 003:2224-2230",
     "001:852": "001:852; 000:945; 002:618; 003:2232-2238",
     "001:854": "001:854; 000:947; 002:620; 003:2240-2246",
+    "001:864": "001:864; 000:959; 002:630; 003:2270-2272",
     "001:866": "001:866; 000:961; 002:632; 003:2274-2284",
     "001:878": "001:878; 000:971; 002:646; 003:2315-2323",
     "001:880": "001:880; 000:973; 002:648; 003:2325-2328",
@@ -1086,10 +1087,27 @@ class CheminDeFerGame(PlayerBankedGame):
             where = own_citations("001:753; 000:863; 002:544; 003:1998-2001", state.jurisdiction)
             state.log.append(f"the banker lost: the bank passes to the player at his right ({where})")
         elif result < 0 and holder is not None:
-            sole = len([s for s in stakes if s.covered > 0]) == 1 and not any(s.call for s in stakes)
-            state.banco_seguido = holder.player if holder.call == "banco" or sole else None   # 001:854, 001:864
+            state.banco_seguido, why = self._seguido_right(state, stakes, holder)
             if state.banco_seguido:
-                state.log.append(f"{state.banco_seguido} may call banco seguido")
+                state.log.append(f"{state.banco_seguido} may call banco seguido: {why}")
+
+    def _seguido_right(self, state: CheminState, stakes: list[Stake], holder: Stake) -> tuple[str | None, str]:
+        """Who has the right to banco seguido after a coup the bank won (R: docs/rulings.md#chemin-banco-seguido):
+        the player who made banco and lost (001:854); the sole punto when nobody made banco (001:864); the
+        announcer of a «banco con la mesa» made alone, nobody completing the other half, to whom it gives
+        priority for the next coup (001:850). The same articles in every catalog."""
+        players = {s.player for s in stakes if s.covered > 0}
+        if holder.call == "banco":
+            return holder.player, f"he made banco and lost ({ARTICLES.cite('001:854', state.jurisdiction)})"
+        if players != {holder.player}:
+            return None, ""
+        if holder.call == "banco-with-table":
+            return holder.player, ("his «banco con la mesa» was made alone and gives priority for the next coup "
+                                   f"({ARTICLES.cite('001:850', state.jurisdiction)})")
+        if holder.call is None:
+            return holder.player, (f"nobody made banco and he alone staked against the bank "
+                                   f"({ARTICLES.cite('001:864', state.jurisdiction)})")
+        return None, ""
         self._check_stop_card(state)
 
     def _whose(self, coup: CheminCoup) -> str:
