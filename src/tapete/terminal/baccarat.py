@@ -160,6 +160,20 @@ class Robot:
             return in_play, True
         return min(in_play, self.minimum * (1 + self.rng.randbelow(4))), False
 
+    def takes(self, least: int, stage: str) -> int | None:
+        """Whether he takes a free bank he is offered, and with how much: a big bank given up is often declined."""
+        if stage == "last-resort":
+            return least                  # he must take it for the minimum or give up his seat (001:769)
+        if stage == "back":
+            return least if self.rng.randbelow(2) == 0 else None
+        if self.rng.randbelow(5 if least <= 30 * self.minimum else 2) == 0:
+            return None
+        return max(self.bank_amount(), least)
+
+    def bids(self, least: int) -> int | None:
+        """A bid at the auction, or none."""
+        return None if self.rng.randbelow(2) else max(least, self.minimum * (5 + self.rng.randbelow(20)))
+
     def passes(self, coups: int) -> bool:
         return coups >= 3 and self.rng.randbelow(4) == 0
 
@@ -177,7 +191,6 @@ def play_chemin_de_fer(game, jurisdiction: str, *, minimum: int, balance: int, s
     console.print(Panel.fit(v.t("bac.cf-header", game=name, jurisdiction=jurisdiction, minimum=Money(minimum),
                                 cap=Money(100 * minimum), balance=Money(balance)) + "\n"
                             + v.t("common.seed", seed=rng.seed.hex()) + "\n" + v.t("bac.cf-welcome", seat=YOU)))
-    offer = 1
     counter = 0
 
     def ask(key: str, **params: object) -> str:
@@ -193,34 +206,13 @@ def play_chemin_de_fer(game, jurisdiction: str, *, minimum: int, balance: int, s
             v.say("bac.cf-new-shoe", "dim")
         bank = state.bank()
         if bank is None:
-            if offer == YOU:
-                answer = ask("bac.cf-bank-offer", low=Money(game.bank_floor(state)),
-                             high=Money(min(balance, 100 * minimum)))
-                if answer in QUIT_WORDS:
-                    break
-                if answer:
-                    try:
-                        amount = euros_amount(answer)
-                        if amount > balance:
-                            v.warn("common.you-have", amount=Money(balance))
-                            continue
-                        counter += 1
-                        game.apply(state, Bet(f"k{counter}", "you", "bank", amount, None, {"seat": YOU}))
-                        balance -= amount
-                    except ValueError as exc:
-                        v.warn(str(exc))
-                        continue
-                    except TapeteError as exc:
-                        v.error(exc, minimum=game.bank_floor(state), maximum=100 * minimum)
-                        continue
-                else:
-                    offer = offer % SEATS + 1
-                    continue
-            else:
-                counter += 1
-                amount = max(robot.bank_amount(), game.bank_floor(state))
-                game.apply(state, Bet(f"k{counter}", NAMES[offer], "bank", amount, None, {"seat": offer}))
-            console.print(who(NAMES[offer], "bac.takes-bank", amount=Money(amount)))
+            balance, counter, left = _award_bank(game, state, robot, v, ask, balance, counter)
+            if left:
+                break
+            bank = state.bank()
+            if bank is None:                 # nobody at all would hold it: the partida waits (cannot happen here)
+                break
+            console.print(who(bank.player, "bac.takes-bank", amount=Money(int(bank.holding))))
             continue
         banker_seat = bank.seat or 0
         in_play = int(game.in_play(state, bank))
@@ -312,7 +304,6 @@ def play_chemin_de_fer(game, jurisdiction: str, *, minimum: int, balance: int, s
                 back = paid(bank.returned(bank.id))
                 balance += back
                 v.say("bac.your-bank-ends", amount=Money(back))
-            offer = banker_seat % SEATS + 1
             continue
         if bank.player == "you":
             answer = ask("bac.cf-bank-again", amount=Money(int(bank.holding)))
@@ -322,15 +313,94 @@ def play_chemin_de_fer(game, jurisdiction: str, *, minimum: int, balance: int, s
                 back = paid(bank.returned(bank.id))
                 balance += back
                 v.say("bac.you-pass", amount=Money(back))
-                offer = banker_seat % SEATS + 1
                 if answer in QUIT_WORDS:
                     break
         elif robot.passes(bank.coups):
             game.apply(state, Act("pass", bet=bank.id))
             v.say("bac.passes", "italic", name=NAMES[banker_seat])
-            offer = banker_seat % SEATS + 1
         v.say("common.your-chips", amount=Money(balance))
     _leave(game, state, balance, v)
+
+
+def _award_bank(game, state, robot: Robot, v: Voice, ask: Callable[..., str], balance: int,  # noqa: ANN001
+                counter: int) -> tuple[int, int, bool]:
+    """A free bank goes round as the catalog says (R: docs/rulings.md#chemin-bank-award): each seat from the one in
+    turn is asked and may decline, then the player who gave it up may take it back for the same amount, then it is
+    auctioned; after a mano pasada nobody bidding, the seat at the passer's right takes it for the minimum. Returns
+    the balance, the bet counter and whether the player left."""
+    cap = 100 * state.minimum
+    mine: list[str] = []
+
+    def offer(seat: int, amount: int, auction: bool = False) -> None:
+        nonlocal counter, balance
+        counter += 1
+        extra: dict[str, object] = {"seat": seat}
+        if auction:
+            extra["auction"] = True
+        game.apply(state, Bet(f"k{counter}", NAMES[seat], "bank", amount, None, extra))
+        if NAMES[seat] == "you":
+            balance -= amount
+            mine.append(f"k{counter}")
+
+    def your_amount(key: str, least: int) -> int | None | bool:
+        """The amount you put up, None to decline, False to leave."""
+        while True:
+            answer = ask(key, low=Money(least), high=Money(min(balance, cap)))
+            if answer in QUIT_WORDS:
+                return False
+            if not answer:
+                return None
+            try:
+                amount = euros_amount(answer)
+            except ValueError as exc:
+                v.warn(str(exc))
+                continue
+            if amount > balance:
+                v.warn("common.you-have", amount=Money(balance))
+            elif not least <= amount <= cap:
+                v.warn("bac.cf-bank-range", low=Money(least), high=Money(cap))
+            else:
+                return amount
+
+    taken = False
+    for stage, seat, least in game.asking_order(state):
+        if stage in ("rotation", "back", "last-resort") and seat is not None:
+            if NAMES[seat] == "you":
+                key = {"rotation": "bac.cf-bank-offer", "back": "bac.cf-bank-back",
+                       "last-resort": "bac.cf-bank-last"}[stage]
+                amount = your_amount(key, least)
+                if amount is False:
+                    return balance, counter, True
+            else:
+                amount = robot.takes(least, stage)
+            if amount is None:
+                v.console.print(who(NAMES[seat], "bac.declines"), style="dim")
+                continue
+            offer(seat, int(amount))
+            taken = True
+            break
+        if stage == "auction":
+            v.say("bac.auction", "italic")
+            for bidder in range(1, SEATS + 1):
+                if not game.may_bid(state, NAMES[bidder]):
+                    continue
+                if NAMES[bidder] == "you":
+                    amount = your_amount("bac.cf-bank-bid", least)
+                    if amount is False:
+                        return balance, counter, True
+                else:
+                    amount = robot.bids(least)
+                if amount is not None:
+                    offer(bidder, int(amount), auction=True)
+                    taken = True
+            if taken:
+                break
+    if taken:
+        game.award_now(state)
+        for o in state.offers:
+            if o.id in mine and o.final == "void":
+                balance += o.amount
+    return balance, counter, False
 
 
 def _abandon(state, mine: list[str], bank, balance: int, v: Voice) -> None:  # noqa: ANN001

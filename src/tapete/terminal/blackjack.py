@@ -235,7 +235,8 @@ def play_blackjack(game: BlackjackGame, jurisdiction: str, *, minimum: int, bala
                 continue
             hand = state.hands[state.turn]
             tip = advice(jurisdiction, hand.cards, state.dealer[0], split=hand.split, split_aces=hand.split_aces,
-                         first_decision=state.phase == "window", hands=sum(h.box == hand.box for h in state.hands))
+                         first_decision=state.phase == "window" and game.may_surrender(state, hand.box),
+                         hands=sum(h.box == hand.box for h in state.hands))
             v.say("blackjack.hint", advice=v.plain("blackjack.advice." + tip) if tip in ADVICE else tip)
             continue
         verb = VERBS.get(line) or (VERBS.get(words[0]) if words else None)

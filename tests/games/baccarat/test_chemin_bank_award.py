@@ -1,7 +1,8 @@
 """Chemin de fer: the award of the bank among several offers (R: docs/rulings.md#chemin-bank-award).
 
-The rotation (001:749, 001:753), the auction to the highest bidder with seated players first on equal bids
-(001:757-759), the passer and his associates left out of the auction of the hand they passed (001:767)."""
+The rotation seat by seat (001:749, 001:753), the auction to the highest bidder with seated players first on equal
+bids (001:757-759), the passer and his associates left out of the auction of the hand they passed (001:767). The
+whole sequence (standing players, the giver's buy-back, the last resort) is in test_chemin_bank_sequence.py."""
 
 from __future__ import annotations
 
@@ -47,13 +48,26 @@ def test_the_rotation_seat_beats_a_higher_offer() -> None:
     assert doc["bets"]["K1"]["status"] == "won"
     assert doc["bets"]["K4"] == {"status": "void", "staked": 90000, "returned": 90000}
     assert any("awarded to uno in the rotating turn" in line for line in state.log)
-    assert any("offer K4 by cuatro is void" in line and "001:749" in line for line in state.log)
+    assert any("offer K4 by cuatro is void" in line and "001:753" in line for line in state.log)
 
 
-def test_auction_to_the_highest_when_the_rotation_seat_made_no_offer() -> None:
+def test_the_rotation_goes_on_seat_by_seat_when_the_seat_in_turn_declines() -> None:
+    """001:753: "si alguno de los jugadores no quiere coger la banca, ésta seguirá rotando": seat 1 makes no
+    offer, so seat 2 is the next asked and takes it, though seats 3 and 5 offer more."""
     state = table(PUNTO_WINS)
     doc = run(state, [offer("K2", "dos", 30000, seat=2), offer("K5", "cinco", 80000, seat=5),
                       offer("K3", "tres", 60000, seat=3), stake("s6", "p6", 20000, seat=6), Deal()])
+    assert state.coups[0].bank == "K2"
+    assert doc["bets"]["K2"]["status"] == "lost"
+    for void in ("K5", "K3"):
+        assert doc["bets"][void]["status"] == "void"
+    assert any("department 1 declines" in line and "001:753" in line for line in state.log)
+
+
+def test_auction_to_the_highest_bid_when_nobody_takes_it_in_the_rotating_turn() -> None:
+    state = table(PUNTO_WINS)
+    doc = run(state, [offer("K2", "dos", 30000, seat=2, auction=True), offer("K5", "cinco", 80000, seat=5, auction=True),
+                      offer("K3", "tres", 60000, seat=3, auction=True), stake("s6", "p6", 20000, seat=6), Deal()])
     assert state.coups[0].bank == "K5"
     assert doc["bets"]["K5"]["status"] == "lost"
     for void in ("K2", "K3"):
@@ -78,15 +92,18 @@ def test_after_a_loss_the_turn_is_the_seat_at_the_losers_right() -> None:
 
 def test_the_passer_cannot_win_the_auction_of_the_hand_he_passed() -> None:
     state = table(BANK_WINS + PUNTO_WINS + PUNTO_WINS)
-    doc = run(state, [offer("K", "tres", 50000, seat=3), Bet("sh", "socio", "bank-share", 20000, ["K"], {}),
-                      stake("s1", "p1", 20000, seat=1), Deal(), Act("pass", bet="K"),
-                      # seat 4 (the turn) makes no offer; the passer and his associate bid highest
-                      # the hand passed holds 50 000 + 20 000 + 19 000 won (net of the cagnotte)
-                      offer("K3", "tres", 95000, seat=3), offer("KS", "socio", 99000, behind=5),
-                      offer("K6", "seis", 90000, seat=6), stake("s1b", "p1", 20000, seat=1), Deal()])
+    events = [offer("K", "tres", 50000, seat=3), Bet("sh", "socio", "bank-share", 20000, ["K"], {}),
+              stake("s1", "p1", 20000, seat=1), Deal(), Act("pass", bet="K")]
+    # the hand passed holds 50 000 + 20 000 + 19 000 won (net of the cagnotte); nobody takes it in the rotation
+    doc = run(state, [*events, offer("K6", "seis", 60000, seat=6, auction=True),
+                      offer("K2", "dos", 40000, seat=2, auction=True), stake("s1b", "p1", 20000, seat=1), Deal()])
     assert state.coups[1].bank == "K6"
-    assert doc["bets"]["K3"]["status"] == "void" and doc["bets"]["KS"]["status"] == "void"
-    assert any("offer K3 by tres is void" in line and "001:767" in line for line in state.log)
+    assert doc["bets"]["K2"]["status"] == "void"
+    for player, where in (("tres", {"seat": 3}), ("socio", {"behind": 5})):
+        again = table(BANK_WINS + PUNTO_WINS + PUNTO_WINS)
+        with pytest.raises(TapeteError) as err:
+            run(again, [*events, offer("KX", player, 95000, auction=True, **where)])
+        assert err.value.code == "illegal-action" and "001:767" in err.value.message
 
 
 def test_losing_offers_are_void_and_money_is_conserved() -> None:

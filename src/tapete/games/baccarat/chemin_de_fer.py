@@ -25,6 +25,7 @@ from tapete.engine.rules import Rules
 from tapete.engine.settlement import BetResult, Settlement
 from tapete.engine.shoe import Shoe, check_cut_card
 from tapete.games.baccarat import tableau
+from tapete.games.baccarat.bank_award import Giver, Offer, Turn, award, rotation
 from tapete.games.baccarat.common import (
     Articles,
     BankAccount,
@@ -54,7 +55,11 @@ ARTICLES = Articles({
     "001:741": STANDING_MOVES,
     "001:751": "001:751; 000:861; 002:542; 003:1990-1996",
     "001:753": "001:753; 000:863; 002:544-546; 003:1998-2007",
+    "001:755": "001:755; 000:865; 002:548; 003:2009-2016",
     "001:757": "001:757; 000:867; 002:550; 003:2020-2025",
+    "001:757-759": "001:757-759; 000:867; 002:550; 003:2020-2025",
+    "001:767": "001:767; 000:873; 002:556; 003:2046-2051",
+    "001:773": REFUSE_TO_DEAL,
     "001:769": "001:769; 000:875; 002:558; 003:2052-2056",
     "001:775": "001:775; 000:881; 002:564; 003:2070-2076",
     "001:777": "001:777; 000:883; 002:566; 003:2078-2081",
@@ -68,6 +73,7 @@ ARTICLES = Articles({
     "001:850": "001:850; 000:943; 002:616; 003:2224-2230",
     "001:852": "001:852; 000:945; 002:618; 003:2232-2238",
     "001:854": "001:854; 000:947; 002:620; 003:2240-2246",
+    "001:864": "001:864; 000:959; 002:630; 003:2270-2272",
     "001:866": "001:866; 000:961; 002:632; 003:2274-2284",
     "001:878": "001:878; 000:971; 002:646; 003:2315-2323",
     "001:880": "001:880; 000:973; 002:648; 003:2325-2328",
@@ -194,20 +200,6 @@ def compare(punto: Hand, bank: Hand) -> int:
 
 # -- state ---------------------------------------------------------------------------------------------------
 @dataclass
-class Offer:
-    """A `bank` bet made while no bank is awarded: an offer for the bank, decided before the coup's stakes
-    (R: docs/rulings.md#chemin-bank-award). An offer that does not win is void and its amount returned."""
-
-    id: str
-    player: str
-    amount: int
-    seat: int | None
-    behind: int | None
-    order: int
-    final: str = "open"               # open | void
-
-
-@dataclass
 class CheminCoup:
     number: int
     bank: str
@@ -227,6 +219,7 @@ class CheminCoup:
     result: int | None = None         # +1 punto, -1 bank, 0 void/tie
     forced: str | None = None         # why the result was imposed
     void: bool = False
+    bank_before: int = 0              # the bank as the coup began: what a banker who loses it may take it back for
 
 
 @dataclass
@@ -255,6 +248,7 @@ class CheminState(HoldsBanks):
     refused: list[str] = field(default_factory=list)  # a banker who would not deal, and the passer before him (001:773)
     passers: dict[str, str] = field(default_factory=dict)     # bank id -> the banker who passed it
     offers: list[Offer] = field(default_factory=list)             # bank offers being decided, then the void ones
+    giver: Giver | None = None        # the banker whose bank is free: asked last, for the same amount (001:755)
     bidding: bool = False             # the first offer holds the bank until the next event awards it
     offer_log: int | None = None      # the log line of the first offer, reworded when another offer competes
     stop_card_out: bool = False
@@ -268,7 +262,7 @@ class CheminDeFerGame(PlayerBankedGame):
     name_es = "Baccara, chemin de fer o ferrocarril"
     name_en = "Chemin de fer (baccarat)"
     bank_kinds = frozenset({"bank", "bank-share"})
-    extra_bet_fields = frozenset({"seat", "behind", "line"})
+    extra_bet_fields = frozenset({"seat", "behind", "line", "auction"})
     extra_act_fields = frozenset({"amount", "cards", "card", "count", "call", "withdraw", "discard", "at"})
     BANK, BANK_CARD, SHOWDOWN, DONE = BANK, BANK_CARD, SHOWDOWN, DONE
     bet_kinds, play_verbs, money_verbs, irregularities, hands = KINDS, PLAY_VERBS, MONEY_VERBS, IRREGULARITIES, HANDS
@@ -379,33 +373,25 @@ class CheminDeFerGame(PlayerBankedGame):
         if not state.unlimited and bet.amount > self.bank_cap(state):
             raise TapeteError("over-maximum", f"bank {bet.id} of {bet.amount} exceeds 100 x the minimum "
                               f"({self.bank_cap(state)})", source=rules.sources["bank_maximum_multiple"], bet=bet.id)
-        if state.last_pass is not None:
-            passer, passer_seat, _ = state.last_pass
-            amount = self.bank_floor(state)
-            forced = (seat is not None and seat == passer_seat % self._departments(state) + 1
-                      and bet.amount == state.minimum)
-            if bet.amount < amount and not forced:
-                raise TapeteError("illegal-action", f"bank {bet.id}: a hand passed with {amount} is taken for at least that "
-                                  "amount (or, by the seat at the passer's right, for the table minimum)",
-                                  source=ARTICLES.cite("001:753; 001:769", state.jurisdiction), bet=bet.id)
+        auction = self._check_offer(state, bet, seat)
         if any(s.coup == self._next_coup(state) and s.final == "open" for s in state.stakes):
             raise TapeteError("illegal-action", f"bank {bet.id}: the bank comes before the coup's stakes", source=ARTICLES.cite("001:842", state.jurisdiction),
                               bet=bet.id)
         if bet.player in state.refused:
             raise TapeteError("illegal-action", f"bank {bet.id}: {bet.player} may not bid for the bank auctioned after a "
                               "banker refused to deal", source=own_citations(REFUSE_TO_DEAL, state.jurisdiction), bet=bet.id)
-        offer = Offer(bet.id, bet.player, bet.amount, seat, behind, len(state.offers))
+        offer = Offer(bet.id, bet.player, bet.amount, seat, behind, len(state.offers), auction=auction)
         if state.bidding:                  # another offer for the same bank (R: docs/rulings.md#chemin-bank-award)
             if any(o.player == bet.player and o.final == "open" for o in state.offers):
                 raise TapeteError("illegal-action", f"bank {bet.id}: {bet.player} has already made an offer for this bank",
                                   source=ARTICLES.cite("001:757", state.jurisdiction), bet=bet.id)
             if state.offer_log is not None:
-                first = state.offers[0]
+                first = next(o for o in state.offers if o.final == "open")
                 state.log[state.offer_log] = f"{first.player} offers {euros(first.amount)} for the bank"
                 state.offer_log = None
             state.offers.append(offer)
-            state.log.append(f"{bet.player} offers {euros(bet.amount)} for the bank: the bank is awarded before the coup "
-                             "(001:749-759)")
+            state.log.append(f"{bet.player} {'bids' if auction else 'offers'} {euros(bet.amount)} for the bank: the bank "
+                             f"is awarded before the coup ({ARTICLES.cite('001:753; 001:757', state.jurisdiction)})")
             return
         self._open_bank(state, bet, seat, behind)
         state.offers = [o for o in state.offers if o.final == "void"] + [offer]
@@ -414,29 +400,78 @@ class CheminDeFerGame(PlayerBankedGame):
         state.offer_log = len(state.log)
         state.log.append(f"{bet.player} takes the bank: «hay {euros(bet.amount)} en la banca»")
 
-    # -- the award of the bank (R: docs/rulings.md#chemin-bank-award) -------------------------------------------
+    # -- the award of the bank (R: docs/rulings.md#chemin-bank-award; games/baccarat/bank_award.py) ----------------
+    def _check_offer(self, state: CheminState, bet: Bet, seat: int | None) -> bool:
+        """What an offer may put up: a taker in the rotating turn at least the amount given up voluntarily (001:753),
+        the giver taking it back the same amount (001:755), a bid at the auction the table minimum (001:757) and
+        never by the banker or, after a mano pasada, his associates (001:767); the seat at the passer's right the
+        table minimum (001:769). Returns whether the offer is an auction bid."""
+        auction = bet.extra.get("auction", False)
+        if not isinstance(auction, bool):
+            raise TapeteError("bad-document", f"bet {bet.id}: 'auction' is true or false", bet=bet.id)
+        giver = state.giver
+        if auction and bet.player in self._barred(state):
+            raise TapeteError("illegal-action", f"bank {bet.id}: {bet.player} may not bid at the auction of the bank he "
+                              "has just given up, nor his associates after a mano pasada",
+                              source=ARTICLES.cite("001:757; 001:767", state.jurisdiction), bet=bet.id)
+        if auction or state.refused:
+            return auction
+        if giver is not None and bet.player == giver.player:
+            if bet.amount < giver.amount:
+                raise TapeteError("illegal-action", f"bank {bet.id}: {bet.player}, who gave the bank up, may take it back "
+                                  f"only for the same amount, {euros(giver.amount)}",
+                                  source=ARTICLES.cite("001:755", state.jurisdiction), bet=bet.id)
+            return False
+        floor = self.bank_floor(state)
+        forced = seat is not None and seat == self._last_resort(state) and bet.amount == state.minimum
+        if bet.amount < floor and not forced:
+            raise TapeteError("illegal-action", f"bank {bet.id}: a hand passed with {floor} is taken for at least that "
+                              "amount (or, by the seat at the passer's right, for the table minimum; or bid at the "
+                              "auction with auction: true)",
+                              source=ARTICLES.cite("001:753; 001:769", state.jurisdiction), bet=bet.id)
+        return False
+
+    def _barred(self, state: CheminState) -> frozenset[str]:
+        """Who may not bid at the auction: the banker (001:757), after a mano pasada his associates too (001:767)."""
+        barred = set(state.excluded)
+        if state.giver is not None:
+            barred.add(state.giver.player)
+        return frozenset(barred)
+
+    def _last_resort(self, state: CheminState) -> int | None:
+        """After a mano pasada, the seat at the passer's right, who must take a bank nobody acquired (001:769)."""
+        if state.last_pass is None or not state.last_pass[1]:
+            return None
+        return state.last_pass[1] % self._departments(state) + 1
+
     def _award(self, state: CheminState, rules: CheminRules) -> None:
-        """The offers made for the bank are closed by the next event that is not an offer: the bank goes to the
-        offer of the department whose turn it is, at or above the amount required (001:749; 001:753); else to the
-        highest offer, seated before standing on equal bids, then in rotation order (001:757-759), without the
-        banker who just passed the hand and his associates (001:767). Every other offer is void."""
+        """The offers made for the bank are closed by the next event that is not an offer: the bank goes round the
+        seated players from the department in turn, then to those standing, then back to the giver, and only then
+        to auction (bank_award.award). Every other offer is void."""
         if not state.bidding:
             return
         state.bidding = False
         state.offer_log = None
         offers = [o for o in state.offers if o.final == "open"]
-        if len(offers) > 1:
-            winner, how, lose = self._choose(state, offers)
-            provisional = state.banks[-1]
-            if provisional.id != winner.id:
-                state.banks.remove(provisional)
-                state.banks.append(BankAccount(winner.id, winner.player, winner.seat, winner.behind, winner.amount))
-                state.banks[-1].add(winner.id, winner.amount)
-            state.log.append(f"the bank is awarded to {winner.player} {how}: «hay {euros(winner.amount)} en la banca»")
-            for o in offers:
-                if o is not winner:
-                    o.final = "void"
-                    state.log.append(f"offer {o.id} by {o.player} is void, {euros(o.amount)} returned: {lose(o)}")
+        deps = max([self._departments(state)] + [o.seat or o.behind or 0 for o in offers])
+        turn = Turn(first=(state.turn - 1) % deps + 1, departments=deps, floor=self.bank_floor(state),
+                    minimum=state.minimum, giver=state.giver, barred=self._barred(state),
+                    auction_only=bool(state.refused), last_resort=self._last_resort(state))
+        result = award(offers, turn, lambda national: ARTICLES.cite(national, state.jurisdiction))
+        assert result is not None
+        winner = result.winner
+        state.log.extend(result.declined)
+        provisional = state.banks[-1]
+        if provisional.id != winner.id:
+            state.banks.remove(provisional)
+            state.banks.append(BankAccount(winner.id, winner.player, winner.seat, winner.behind, winner.amount))
+            state.banks[-1].add(winner.id, winner.amount)
+        if len(offers) > 1 or result.declined:
+            state.log.append(f"the bank is awarded to {winner.player} {result.how}: «hay {euros(winner.amount)} en la banca»")
+        for o in offers:
+            if o is not winner:
+                o.final = "void"
+                state.log.append(f"offer {o.id} by {o.player} is void, {euros(o.amount)} returned: {result.reasons[o.id]}")
         state.offers = [o for o in state.offers if o.final == "void"]
         if state.last_pass is not None and state.banks and state.banks[-1].initial > state.last_pass[2]:
             state.former_banker = state.last_pass[0]      # 001:765: a bigger bank than the one he passed
@@ -447,28 +482,36 @@ class CheminDeFerGame(PlayerBankedGame):
         state.refused = []
         state.last_pass = None
         state.excluded = []
+        state.giver = None
 
-    def _choose(self, state: CheminState, offers: list[Offer]) -> tuple[Offer, str, Any]:
-        deps = max([self._departments(state)] + [o.seat or o.behind or 0 for o in offers])
-        turn = (state.turn - 1) % deps + 1
-        floor = self.bank_floor(state)
-        rotation = None if state.refused else next((o for o in offers if o.seat == turn and o.amount >= floor), None)
-        if rotation is not None:
-            return (rotation, f"in the rotating turn (department {turn}; 001:749; 001:753)",
-                    lambda o: "the bank was taken in the rotating turn (001:749; 001:753; "
-                              "R: docs/rulings.md#chemin-bank-award)")
-        barred = set(state.excluded)
-        eligible = [o for o in offers if o.player not in barred] or offers   # nobody else: he may retake it (001:755)
-        best = min(eligible, key=lambda o: (-o.amount, o.seat is None, ((o.seat or o.behind or 0) - turn) % deps, o.order))
+    def asking_order(self, state: CheminState) -> list[tuple[str, int | None, int]]:
+        """Who is asked for a free bank, in order, and the least each may put up: `(stage, seat, least)` with stage
+        `rotation` (each department from the one in turn, 001:753), `standing` (001:755), `back` (the giver, for the
+        same amount, 001:755), `auction` (001:757; seat None: anyone not barred) and, after a mano pasada,
+        `last-resort` (the seat at the passer's right, for the table minimum, 001:769)."""
+        deps = self._departments(state)
+        first = (state.turn - 1) % deps + 1
+        turn = Turn(first, deps, self.bank_floor(state), state.minimum, state.giver)
+        order: list[tuple[str, int | None, int]] = []
+        if not state.refused:
+            giver_seat = state.giver.seat if state.giver is not None else None
+            order += [("rotation", seat, turn.floor) for seat in rotation(turn) if seat != giver_seat]
+            order.append(("standing", None, turn.floor))
+            if state.giver is not None:
+                order.append(("back", state.giver.seat, state.giver.amount))
+        order.append(("auction", None, state.minimum))
+        last = self._last_resort(state)
+        if last is not None:
+            order.append(("last-resort", last, state.minimum))
+        return order
 
-        def lose(o: Offer) -> str:
-            if o not in eligible:
-                return ("the banker who passed the hand and his associates may not bid in its auction (001:767; "
-                        "R: docs/rulings.md#chemin-bank-award)")
-            return ("the auction goes to the highest bidder, seated players first on equal bids (001:757-759; "
-                    "R: docs/rulings.md#chemin-bank-award)")
+    def may_bid(self, state: CheminState, player: str) -> bool:
+        """Whether a player may bid at the auction of the free bank (001:757; 001:767; 001:773)."""
+        return player not in self._barred(state) and player not in state.refused
 
-        return best, "at auction, the highest offer (001:757-759)", lose
+    def award_now(self, state: CheminState) -> None:
+        """A live table: the croupier closes the offers and awards the bank before anyone stakes."""
+        self._award(state, self.rules[state.jurisdiction])
 
     def end_bank(self, state: CheminState, bank: BankAccount, why: str) -> None:
         """A seated banker's bank ends: the turn goes to the seat at his right; after a standing banker it stays at
@@ -489,6 +532,8 @@ class CheminDeFerGame(PlayerBankedGame):
 
     def _share(self, state: CheminState, rules: CheminRules, bet: Bet) -> None:
         """An associate joins the bank in play (001:751; R: docs/rulings.md#chemin-association)."""
+        if "auction" in bet.extra:
+            raise TapeteError("bad-document", f"bet {bet.id}: 'auction' marks a bid for the bank, not a share", bet=bet.id)
         bank = state.bank()
         target = bet.on[0] if bet.on and len(bet.on) == 1 else None
         if bank is None or target != bank.id:
@@ -503,6 +548,8 @@ class CheminDeFerGame(PlayerBankedGame):
         state.log.append(f"{bet.player} joins the bank with {euros(bet.amount)}")
 
     def _stake(self, state: CheminState, rules: CheminRules, bet: Bet) -> None:
+        if "auction" in bet.extra:
+            raise TapeteError("bad-document", f"bet {bet.id}: 'auction' marks a bid for the bank, not a stake", bet=bet.id)
         bank = state.bank()
         if bank is None:
             raise TapeteError("illegal-action", f"bet {bet.id}: there is no bank to play against", source=ARTICLES.cite("001:842", state.jurisdiction), bet=bet.id)
@@ -598,6 +645,7 @@ class CheminDeFerGame(PlayerBankedGame):
             self.end_bank(state, bank, "passed")
             state.last_pass = (bank.player, bank.seat or bank.behind or 0, int(bank.holding))
             state.excluded = [bank.player, *bank.associates]               # 001:767
+            state.giver = Giver(bank.player, bank.seat, self.bank_floor(state), voluntary=True)   # 001:753; 001:755
             state.log.append(f"{bank.player} passes the hand (mano pasada) with {euros(bank.holding)}")
             return
         if act.do == "all-goes":
@@ -654,7 +702,8 @@ class CheminDeFerGame(PlayerBankedGame):
                               source=ARTICLES.cite("001:852", state.jurisdiction))
         holder = self._cover(state, rules, bank, stakes)
         state.former_banker = None                  # his right is for one coup only (001:765)
-        coup = CheminCoup(number, bank.id, [s.id for s in stakes], holder.id, holder.call == "banco")
+        coup = CheminCoup(number, bank.id, [s.id for s in stakes], holder.id, holder.call == "banco",
+                          bank_before=int(bank.holding))
         coup.punto_free = state.banco_free and holder.call == "banco"
         state.current = coup
         state.closed = True
@@ -1083,14 +1132,33 @@ class CheminDeFerGame(PlayerBankedGame):
         if result > 0:
             state.banco_seguido = None
             self.end_bank(state, bank, "lost")
+            back = coup.bank_before if state.unlimited else min(coup.bank_before, self.bank_cap(state))
+            state.giver = Giver(bank.player, bank.seat, back, voluntary=False)   # he may take it back (001:755)
             where = own_citations("001:753; 000:863; 002:544; 003:1998-2001", state.jurisdiction)
             state.log.append(f"the banker lost: the bank passes to the player at his right ({where})")
         elif result < 0 and holder is not None:
-            sole = len([s for s in stakes if s.covered > 0]) == 1 and not any(s.call for s in stakes)
-            state.banco_seguido = holder.player if holder.call == "banco" or sole else None   # 001:854, 001:864
+            state.banco_seguido, why = self._seguido_right(state, stakes, holder)
             if state.banco_seguido:
-                state.log.append(f"{state.banco_seguido} may call banco seguido")
+                state.log.append(f"{state.banco_seguido} may call banco seguido: {why}")
         self._check_stop_card(state)
+
+    def _seguido_right(self, state: CheminState, stakes: list[Stake], holder: Stake) -> tuple[str | None, str]:
+        """Who has the right to banco seguido after a coup the bank won (R: docs/rulings.md#chemin-banco-seguido):
+        the player who made banco and lost (001:854); the sole punto when nobody made banco (001:864); the
+        announcer of a «banco con la mesa» made alone, nobody completing the other half, to whom it gives
+        priority for the next coup (001:850). The same articles in every catalog."""
+        players = {s.player for s in stakes if s.covered > 0}
+        if holder.call == "banco":
+            return holder.player, f"he made banco and lost ({ARTICLES.cite('001:854', state.jurisdiction)})"
+        if players != {holder.player}:
+            return None, ""
+        if holder.call == "banco-with-table":
+            return holder.player, ("his «banco con la mesa» was made alone and gives priority for the next coup "
+                                   f"({ARTICLES.cite('001:850', state.jurisdiction)})")
+        if holder.call is None:
+            return holder.player, (f"nobody made banco and he alone staked against the bank "
+                                   f"({ARTICLES.cite('001:864', state.jurisdiction)})")
+        return None, ""
 
     def _whose(self, coup: CheminCoup) -> str:
         """'player' (the punto hand) or 'bank'."""

@@ -97,7 +97,8 @@ class BJState:
     table: dict[str, Any]
     limits: BJTable
     shoe: Shoe | None = None
-    phase: str = "betting"        # betting | window (insurance, even money, surrender) | play
+    phase: str = "betting"        # betting | window (insurance, even money, surrender still open) | play
+    played: bool = False          # a box has played this round: when the last one has, the dealer draws (000:346)
     closed: bool = False
     bets: list[BJBet] = field(default_factory=list)
     hands: list[Hand] = field(default_factory=list)
@@ -326,6 +327,8 @@ class BlackjackGame(Game):
             b.status = "playing"
         state.hands = [Hand(box, []) for box in boxes]
         state.dealer = []
+        state.played = False
+        state.third_card = []
         state.box_cards = {box: [] for box in boxes}
         for hand in state.hands:
             self._give(state, hand)
@@ -370,7 +373,7 @@ class BlackjackGame(Game):
                 return
             i += 1
         state.turn = None
-        if state.phase == "play":
+        if state.phase == "play" or state.played:   # the players have played: the dealer draws (000:346)
             self._dealer(state, rules)
 
     def _end_round(self, state: BJState) -> None:
@@ -489,10 +492,21 @@ class BlackjackGame(Game):
         else:
             if ace:
                 raise TapeteError("illegal-action", "no surrender against the dealer's ace", bet=bet.id, source=src)
+            if not self.may_surrender(state, bet.box):
+                raise TapeteError("illegal-action", f"box {bet.box} may not surrender now: the retiro gives up the hand "
+                                  "as dealt, two cards not split",
+                                  bet=bet.id, source=src)
             hand.status = "surrendered"
             state.log.append(f"box {bet.box}: surrenders, half the bet back")
         if state.turn is not None and state.hands[state.turn] is hand:
+            state.played = True                # his decision for the hand due: when it is the last, the dealer draws
             self._advance(state, rules)
+
+    def may_surrender(self, state: BJState, box: int) -> bool:
+        """Retiro gives up the hand as dealt: its two cards, not split, standing or still to play; a box that
+        stood may still surrender while the window is open (000:382; 002:312; R: docs/rulings.md#blackjack-decision-window)."""
+        hands = self._box_hands(state, box)
+        return len(hands) == 1 and len(hands[0].cards) == 2 and hands[0].status in ("live", "stood", "blackjack")
 
     @staticmethod
     def _asks_third_card(state: BJState, hand: Hand) -> None:
@@ -517,7 +531,9 @@ class BlackjackGame(Game):
         if decider.id != bet.id:
             raise TapeteError("illegal-action", f"bet {bet.id} does not decide for box {bet.box}: {decider.id} does",
                               bet=bet.id, source=rules.sources["vacant_box_decider"])
-        state.phase = "play"                   # the first play closes the window (A9-7)
+        state.played = True
+        if verb in ("hit", "double"):          # the first third card closes the window; a stand or a split does
+            state.phase = "play"               # not (R: docs/rulings.md#blackjack-decision-window)
         hand = due
         if verb == "stand":
             hand.status = "stood"
@@ -762,7 +778,7 @@ class BlackjackGame(Game):
                     acts.append(Action("insure", bet=b.id, minimum=1, maximum=int(rules.insurance_max * b.amount)))
                 if decides and ace and rules.even_money and hand.status == "blackjack":
                     acts.append(Action("even-money", bet=b.id))
-                if decides and not ace and rules.surrender and hand.status not in ("surrendered",):
+                if decides and not ace and rules.surrender and self.may_surrender(state, b.box):
                     acts.append(Action("surrender", bet=b.id))
         elif state.phase == "play" and rules.even_money and value(state.dealer[0]) == 1:
             for b in state.bets:          # ES-AN: each blackjack box until the next player asks for a card

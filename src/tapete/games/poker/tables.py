@@ -17,7 +17,7 @@ suit's ranks into an 8,192-entry table (with seven cards, five of one suit leave
 four of a kind). A per-hand bitmask of the cards, OR-ed along the way, gives that mask and catches repeated
 cards.
 
-Every table entry is computed by the scalar evaluator (`evaluator._eval_plain`) on one representative hand, so
+Every table entry is computed by the scalar evaluator (`ranking._eval_plain`, which `evaluator` reads hands with too) on one representative hand, so
 the two paths cannot disagree by construction; building all of them takes about a second on first use and
 stays in memory. The kernel is compiled with Numba (`cache=True`); without Numba, a NumPy version gives the
 same values.
@@ -30,7 +30,7 @@ from itertools import product
 
 import numpy as np
 
-from tapete.games.poker.evaluator import JOKER_1, Rules, _eval_plain
+from tapete.games.poker.ranking import JOKER_1, Rules, _eval_plain
 
 LOW_RANKS = 7  # ranks 0..6 (2..8) form the low group, 7..12 (9..A) the high group
 HIGH_RANKS = 6
