@@ -33,6 +33,10 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
+def _has_default(f: dataclasses.Field[Any]) -> bool:
+    return f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+
+
 def from_json(tp: Any, data: Any) -> Any:
     """Rebuild a value of type `tp` from its JSON form."""
     if tp is Any:
@@ -74,7 +78,10 @@ def from_json(tp: Any, data: Any) -> Any:
         return int(data)
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         hints = _hints(tp)
-        kwargs = {f.name: from_json(hints[f.name], data[f.name]) for f in dataclasses.fields(tp) if f.init}
+        # A field the stored state lacks takes its default: a state saved by the previous release (a round in
+        # progress across an upgrade) still loads when a release adds a field with a default.
+        kwargs = {f.name: from_json(hints[f.name], data[f.name]) for f in dataclasses.fields(tp)
+                  if f.init and (f.name in data or not _has_default(f))}
         return tp(**kwargs)
     if tp in (int, str, bool, float):
         if not isinstance(data, tp):

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from tapete.catalog import get_game
 from tapete.engine.events import Act, Bet, Deal
-from tapete.engine.registry import get_game
 
 GAME = get_game("chemin-de-fer")
 M = 10000

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from tapete.catalog import get_game
 from tapete.conformance.document import settle_document
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Act, Bet, Deal
-from tapete.engine.registry import get_game
 from tapete.engine.serialize import from_json, to_json
 
 GAME = get_game("chemin-de-fer")

@@ -7,8 +7,8 @@ import io
 
 from rich.console import Console
 
+from tapete.catalog import get_game
 from tapete.engine.events import Act, Bet, Deal
-from tapete.engine.registry import get_game
 from tapete.terminal import baccarat as term
 from tapete.terminal.voice import voice
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from tapete.catalog import get_game
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Act, Bet, Deal
-from tapete.engine.registry import get_game
 
 GAME = get_game("blackjack")
 ALL = ("ES", "ES-IB", "ES-GA", "ES-AN")
