@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -14,10 +13,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from tapete import cli_args
+from tapete.cli_boundary import EXIT_CODES, TapeteGroup
 from tapete.core.errors import TapeteError
 from tapete.core.jurisdictions import JURISDICTIONS, cite
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="The Spanish casino games catalogs, as software.")
+app = typer.Typer(cls=TapeteGroup, add_completion=False, no_args_is_help=True, epilog=EXIT_CODES,
+                  help="The Spanish casino games catalogs, as software.")
 console = Console()
 err_console = Console(stderr=True)
 
@@ -590,17 +591,9 @@ def strategy(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated
 
 
 def main() -> None:
-    """The console script. The commands check their own input (cli_args); this is the last resort: an
-    unexpected exception still answers one line and exit code 2, never a traceback (TAPETE_DEBUG=1 shows it)."""
-    try:
-        app()
-    except Exception as exc:  # noqa: BLE001 - the net under every command
-        if _debug():
-            raise
-        as_json = "--json" in sys.argv[1:] or (len(sys.argv) > 1 and sys.argv[1] == "settle")
-        _say(TapeteError("internal-error", f"tapete failed unexpectedly ({type(exc).__name__}): a bug in tapete, "
-                         "please report it with the command line"), as_json)
-        sys.exit(2)
+    """The console script. The commands check their own input (cli_args); what escapes them is answered by the
+    one boundary, tapete/cli_boundary.py: one line and exit 2, 141 for a closed pipe, never a traceback."""
+    app()
 
 
 if __name__ == "__main__":

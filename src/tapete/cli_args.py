@@ -48,6 +48,8 @@ def read_text(path: str, what: str, *, allow_stdin: bool = True, code: str = "ba
     """The UTF-8 text of a file (or standard input for '-'); one clear error for what cannot be read as text:
     a missing file, a folder, a binary file, text in another encoding."""
     if path == "-" and allow_stdin:
+        if sys.stdin is None or getattr(sys.stdin, "closed_input", False):
+            raise TapeteError(code, f"{what}: standard input is closed (name a file, or send the text in)")
         data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
         name = "standard input"
     else:

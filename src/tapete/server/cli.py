@@ -128,8 +128,11 @@ def audit_export(
     if out == "-":
         sys.stdout.writelines(lines)
     else:
-        with open(out, "w", encoding="utf-8") as fh:
-            fh.writelines(lines)
+        try:
+            with open(out, "w", encoding="utf-8") as fh:
+                fh.writelines(lines)
+        except OSError as exc:      # /proc/x, /dev/full, a read-only disk: one line naming --out (issue 28)
+            _error("bad-option", f"--out: cannot write {out}: {exc.strerror or type(exc).__name__}")
     typer.echo(json.dumps(chain), err=True)
     raise typer.Exit(0 if chain["ok"] else 1)
 
@@ -244,9 +247,23 @@ def _auth(config: str | None, database: str | None, *, must_exist: bool = False)
 
 
 def _password(stdin: bool) -> str:
+    """--password-stdin: the first line of standard input; else asked twice at the terminal, never echoed. Without
+    a terminal there is nowhere to ask without echoing it: refused, pointing to --password-stdin (issue 28)."""
+    from tapete.core.errors import TapeteError
+
     if stdin:
         return sys.stdin.readline().rstrip("\n")
+    if not _is_terminal(sys.stdin):
+        raise TapeteError("bad-request", "standard input is not a terminal, so the password cannot be asked without "
+                          "echoing it: send it on the first line of standard input with --password-stdin")
     return typer.prompt("password", hide_input=True, confirmation_prompt=True)
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream is not None and stream.isatty())
+    except (ValueError, OSError):      # a closed stream
+        return False
 
 
 def _run(fn) -> None:  # type: ignore[no-untyped-def]
