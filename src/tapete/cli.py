@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from tapete import cli_args
+from tapete import cli_args, cli_checks
 from tapete.cli_boundary import EXIT_CODES, TapeteGroup
 from tapete.core.errors import TapeteError
 from tapete.core.jurisdictions import JURISDICTIONS, cite
@@ -119,6 +119,8 @@ def rules(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[bo
 def diff(game: str, as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """What differs between the jurisdictions that have GAME, side by side."""
     g = _game(game, as_json)
+    if len(g.rules) < 2:
+        _fail(cli_checks.nothing_to_compare(g), as_json)
     codes = list(g.rules)
     per = {c: {name: (value, source) for name, value, source in g.rules[c].items()} for c in codes}
     names = list(per[codes[0]])
@@ -127,6 +129,9 @@ def diff(game: str, as_json: Annotated[bool, typer.Option("--json")] = False) ->
         print(json.dumps({"game": g.id, "differences": [
             {"rule": n, **{c: {"value": _show(per[c][n][0]), "source": per[c][n][1]} for c in codes}} for n in differing]},
             ensure_ascii=False, indent=1))
+        return
+    if not differing:        # no empty table: a sentence
+        console.print(f"{g.name_es}: every rule is the same in {', '.join(codes)}")
         return
     table = Table(title=f"{g.name_es}: what differs between jurisdictions", show_lines=True)
     table.add_column("rule", style="bold")
@@ -208,6 +213,8 @@ def edge(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[boo
     try:
         g.rules_for(jurisdiction)
         results = edges(g, jurisdiction)
+        if not results:
+            raise cli_checks.no_house_edge(g, jurisdiction, "edge")
     except TapeteError as exc:
         _fail(exc, as_json)
     with_on = True
@@ -222,8 +229,6 @@ def edge(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[boo
         table.add_row(r.kind, _show(r.on), r.option or "—", r.edge_text(), r.percent_text(), r.percent_text(True),
                       _method_text(r))
     console.print(table)
-    if not results:
-        console.print("[yellow]no exact edge for this game yet[/yellow]")
 
 
 def _method_text(r: Any) -> str:
@@ -278,7 +283,7 @@ def simulate(
     """Monte Carlo simulation: per bet the RTP with its 99% interval, beside the exact edge."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from tapete.analysis.simulate import parse_bets
+    from tapete.analysis.simulate import default_specs, parse_bets
     from tapete.analysis.simulate import simulate as run_simulation
 
     g = _game(game, as_json)
@@ -289,6 +294,10 @@ def simulate(
         cli_args.at_most(rounds, 10**13, "--rounds")
         cli_args.at_least(seed, 0, "--seed")
         specs = parse_bets(bets) if bets else None
+        if specs:
+            cli_checks.check_bet_options(g, jurisdiction, specs)
+        elif not default_specs(g, jurisdiction):
+            raise cli_checks.no_house_edge(g, jurisdiction, "simulate")
         if strategy is not None:
             _check_strategy(g, jurisdiction, strategy)
         if cluster:
@@ -372,7 +381,9 @@ def risk(
         cli_args.at_most(rounds_per_session * sessions, 10**11, "--rounds-per-session x --sessions")
         cli_args.at_most(tables, 10**6, "--tables")
         cli_args.at_least(seed, 0, "--seed")
-        result = simulate_risk(g.id, jurisdiction, parse_bets(bets), rounds_per_session, sessions, tables, seed)
+        layout = parse_bets(bets)
+        cli_checks.check_bet_options(g, jurisdiction, layout)
+        result = simulate_risk(g.id, jurisdiction, layout, rounds_per_session, sessions, tables, seed)
     except TapeteError as exc:
         _fail(exc, as_json)
     doc = result.document()
