@@ -14,12 +14,13 @@ from rich.table import Table
 
 from tapete import cli_args, cli_checks
 from tapete.cli_boundary import EXIT_CODES, TapeteGroup
+from tapete.cli_render import FittingConsole, progress
 from tapete.core.errors import TapeteError
 from tapete.core.jurisdictions import JURISDICTIONS, cite
 
 app = typer.Typer(cls=TapeteGroup, add_completion=False, no_args_is_help=True, epilog=EXIT_CODES,
                   help="The Spanish casino games catalogs, as software.")
-console = Console()
+console = FittingConsole()
 err_console = Console(stderr=True)
 
 JurisdictionOpt = Annotated[str, typer.Option("--jurisdiction", "-j", help="ES, ES-IB, ES-GA or ES-AN")]
@@ -212,7 +213,8 @@ def edge(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[boo
     g = _game(game, as_json)
     try:
         g.rules_for(jurisdiction)
-        results = edges(g, jurisdiction)
+        with progress(err_console, f"{g.id} {jurisdiction}: exact edges", as_json=as_json):
+            results = edges(g, jurisdiction)
         if not results:
             raise cli_checks.no_house_edge(g, jurisdiction, "edge")
     except TapeteError as exc:
@@ -443,15 +445,11 @@ def report(
             raise TapeteError("bad-option", f"--out: {out} is a file; the report is a folder (index.html and figures)")
     except TapeteError as exc:
         _fail(exc, as_json=False)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     # a bar on the terminal while the games simulate; quiet when stderr is not a terminal (a pipe, a log)
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err_console, transient=True, disable=not err_console.is_terminal) as progress:
-        task = progress.add_task("report", total=None)
+    with progress(err_console, "report", bar=True) as update:
 
         def step(name: str, done: int, total: int) -> None:
-            progress.update(task, description=name, completed=done, total=total)
+            update(description=f"report: {name}", completed=done, total=total)
 
         try:
             page = build_report(jurisdiction, out, rounds=rounds, seed=seed,
@@ -486,7 +484,8 @@ def par(
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise TapeteError("bad-option", f"--out: cannot make the folder {out} ({exc.strerror})") from None
-        page = write_par(g.id, jurisdiction, out, rounds=rounds, seed=seed)
+        with progress(err_console, f"{g.id} {jurisdiction}: PAR sheet"):
+            page = write_par(g.id, jurisdiction, out, rounds=rounds, seed=seed)
     except TapeteError as exc:
         _fail(exc, as_json=False)
     console.print(f"PAR sheet written to [bold]{page}[/bold]")
@@ -591,12 +590,11 @@ def strategy(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated
     try:
         g.rules_for(jurisdiction)
         speech = _speech(lang)
-        if g.id == "poker-sin-descarte":
-            print_strategy(jurisdiction, console, as_json=as_json, lang=speech)
-            return
-        if g.id != "blackjack":
+        if g.id not in ("blackjack", "poker-sin-descarte"):
             raise TapeteError("unknown-game", f"{g.id} has no strategy chart (blackjack and poker-sin-descarte have)")
-        print_chart(jurisdiction, console, as_json=as_json, lang=speech)
+        show = print_strategy if g.id == "poker-sin-descarte" else print_chart
+        with progress(err_console, f"{g.id} {jurisdiction}: deriving the strategy", as_json=as_json):
+            show(jurisdiction, console, as_json=as_json, lang=speech)
     except TapeteError as exc:
         _fail(exc, as_json)
 
