@@ -142,7 +142,8 @@ def usage_message(exc: Any) -> str:
     """Click's complaint, on one line, with where to read the command's options."""
     text = exc.format_message().strip().rstrip(".")
     text = re.sub(r"Input should be a valid (\w+)\b[^()]*", lambda m: f"expects {_KINDS.get(m[1], 'a ' + m[1])}", text)
-    where = exc.ctx.command_path if exc.ctx is not None else "tapete"
+    path = exc.ctx.command_path.split(" ")[1:] if exc.ctx is not None else []     # the program's name may be `-c`
+    where = " ".join(["tapete", *path])
     return f"{text} ({where} --help lists what it takes)"
 
 

@@ -112,6 +112,7 @@ def listen(host: str, port: int) -> Any:
         else:
             why = exc.strerror or type(exc).__name__
         raise TapeteError("bad-option", f"--port: cannot listen on {host}:{port}: {why}") from None
+    sock.listen(2048)          # held from now on: a second server on this port is refused even while this one starts
     sock.set_inheritable(True)
     return sock
 
