@@ -143,6 +143,7 @@ def check(code: int, out: str, err: str, argv: list[str]) -> None:
 def test_every_command_answers_generated_bad_input_in_one_line(argv: list[str], stdin: bytes, width: int,
                                                                workdir: Path) -> None:
     old_cwd, saved = Path.cwd(), (cli.console.width, cli.err_console.width)
+    database = os.environ.get("TAPETE_DATABASE_URL")
     os.chdir(workdir)
     os.environ["TAPETE_DATABASE_URL"] = f"sqlite:///{workdir / 'tapete.db'}"
     cli.console.width = cli.err_console.width = width
@@ -150,7 +151,10 @@ def test_every_command_answers_generated_bad_input_in_one_line(argv: list[str], 
         result = CliRunner().invoke(app, argv, input=stdin)
     finally:
         os.chdir(old_cwd)
-        del os.environ["TAPETE_DATABASE_URL"]
+        if database is None:
+            del os.environ["TAPETE_DATABASE_URL"]
+        else:
+            os.environ["TAPETE_DATABASE_URL"] = database
         cli.console.width, cli.err_console.width = saved
     assert result.exception is None or isinstance(result.exception, SystemExit), (argv, repr(result.exception))
     check(result.exit_code, result.stdout, result.stderr, argv)
