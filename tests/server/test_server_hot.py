@@ -74,15 +74,18 @@ def test_a_wallet_overdrawn_through_the_driver_breaks_the_check(make_casino: Any
 
 def test_a_settlement_pays_every_winner_in_one_statement_and_each_balance_follows(
         make_casino: Any, database_url: str) -> None:
-    c = make_casino([TABLE], database_url)
+    c = make_casino([KEYED], database_url)
     c.post("croupier", "/api/tables/ruleta/open", key=None)
     players = ("ana", "luis", "eva")
-    for p in players:          # every simple chance and every dozen: whatever the spin, several wallets are paid
+    for p in players:          # every simple chance and every dozen: several wallets are paid
         c.bet(p, "ruleta", {"kind": "red", "amount": 1000}, {"kind": "black", "amount": 1000},
               {"kind": "dozen", "on": [1], "amount": 500}, {"kind": "dozen", "on": [2], "amount": 500},
               {"kind": "dozen", "on": [3], "amount": 500})
     c.post("croupier", "/api/tables/ruleta/close")
-    result = c.post("croupier", "/api/tables/ruleta/draw")
+    # keyed, not drawn: a drawn zero sent red and black to prison, out of the settlement while their stakes stayed
+    # taken, and the test failed one run in 37 (issue 28 point 11)
+    c.post("croupier", "/api/tables/ruleta/outcome", {"value": 14})
+    result = c.post("croupier", "/api/tables/ruleta/confirm")
     for p in players:
         mine = [b for b in result["bets"].values() if b["player"] == p]
         assert c.balance(p) == 100_000 - sum(b["staked"] for b in mine) + sum(b["returned"] for b in mine)
