@@ -16,6 +16,7 @@ edge and strategy of blackjack): a Rich spinner or bar on a terminal, nothing on
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -80,6 +81,13 @@ def vertical(table: Table) -> Any:
     return Group(*blocks)
 
 
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream is not None and stream.isatty())
+    except (ValueError, OSError):
+        return False
+
+
 def _plain(cell: Any) -> str:
     if isinstance(cell, Text):
         return cell.plain
@@ -107,7 +115,11 @@ def progress(console: Console, description: str, *, as_json: bool = False,
     if bar:
         columns += [rich.BarColumn(bar_width=20), rich.MofNCompleteColumn()]
     quiet = as_json or not console.is_terminal
-    with rich.Progress(*columns, rich.TimeElapsedColumn(), console=console, transient=True, disable=quiet) as shown:
+    # what the command prints meanwhile goes above the spinner when both are on the terminal; into its own file
+    # (never onto the spinner's stream) when standard output is a pipe or a file
+    shared = _is_terminal(sys.stdout)
+    with rich.Progress(*columns, rich.TimeElapsedColumn(), console=console, transient=True, disable=quiet,
+                       redirect_stdout=shared, redirect_stderr=False) as shown:
         task = shown.add_task(description, total=None)
 
         def update(description: str | None = None, completed: int | None = None, total: int | None = None) -> None:
