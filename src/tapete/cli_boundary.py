@@ -118,17 +118,23 @@ def io_failure(exc: OSError, argv: list[str]) -> int:
 
 
 def say(code: str, message: str, argv: list[str], *, json_ok: bool = True) -> int:
-    """One line: the error document on stdout where the command speaks JSON, else on stderr. Exit code 2."""
+    """One line: the error document on stdout where the command speaks JSON, else on stderr (also when stdout
+    cannot take the document: a full device). Exit code 2 (141 when stdout's reader has gone)."""
     message = " ".join(message.split())
-    try:
-        if json_ok and speaks_json(argv):
+    if json_ok and speaks_json(argv):
+        try:
             print(json.dumps({"error": {"code": code, "message": message}}, ensure_ascii=False))
             sys.stdout.flush()
-        else:
-            print(f"error {code}: {message}", file=sys.stderr)
-            sys.stderr.flush()
+            return 2
+        except OSError as exc:
+            _silence_stdout()
+            if exc.errno == errno.EPIPE:
+                return SIGPIPE_EXIT
+    try:
+        print(f"error {code}: {message}", file=sys.stderr)
+        sys.stderr.flush()
     except OSError:
-        _silence_stdout()
+        pass
     return 2
 
 
