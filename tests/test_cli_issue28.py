@@ -68,6 +68,13 @@ def test_a_closed_standard_input_is_said_not_a_traceback() -> None:
     assert play.returncode == 0 and b"Traceback" not in play.stdout + play.stderr
 
 
+@pytest.mark.parametrize("argv", [["audit", "verify", "/dev/zero"], ["settle", "/dev/full"], ["verify", "/dev/urandom"]])
+def test_a_device_that_never_ends_is_refused_not_read_forever(argv: list[str]) -> None:
+    """Reading /dev/zero whole took all the memory (the property test found it): its first bytes are refused."""
+    result = runner.invoke(app, argv)
+    assert result.exit_code == 2 and "binary file" in json.loads(result.stdout)["error"]["message"]
+
+
 def test_audit_export_to_an_unwritable_path_names_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from tapete.server import audit
     from tapete.server.db import Database

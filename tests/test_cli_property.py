@@ -76,7 +76,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 FILES = ["binary", "latin1", "empty", "garbage.json", "list.json", "round.json", "casino.toml", "folder",
-         "missing.json", "/dev/null", "-", "/proc/x", "/dev/full"]
+         "missing.json", "/dev/null", "-", "/proc/x", "/dev/full", "/dev/zero"]
 TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
 
 
