@@ -234,3 +234,11 @@ def test_users_add_without_a_terminal_points_to_password_stdin(tmp_path: Path) -
     assert "--password-stdin" in line and "a-long-passphrase" not in result.output
     for argv in (["users", "password", "nadia", "--database", url],):
         assert "--password-stdin" in runner.invoke(app, argv, input="x\n").stderr
+
+
+def test_make_says_what_it_installs() -> None:
+    """`make run` on a fresh clone installed for a minute in silence (-q): it says what it does, and pip speaks."""
+    recipe = (ROOT / "Makefile").read_text(encoding="utf-8").split("$(STAMP): pyproject.toml\n", 1)[1].split("\n\n")[0]
+    assert "@echo" in recipe and "installing" in recipe
+    (install,) = [line for line in recipe.splitlines() if ".[dev]" in line]
+    assert " -q " not in install
