@@ -7,9 +7,10 @@ STAMP  := $(VENV)/.installed
 .PHONY: run test screenshots bench lint deps venv clean
 
 $(STAMP): pyproject.toml
+	@echo "make: installing tapete and its dependencies into $(VENV) (a minute or two, once; pip says what it fetches)"
 	@test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install --progress-bar on -e '.[dev]'
 	@touch $(STAMP)
 
 venv: $(STAMP)

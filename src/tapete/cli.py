@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -13,13 +12,16 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from tapete import cli_args
+from tapete import cli_args, cli_checks
+from tapete.cli_boundary import EXIT_CODES, TapeteGroup
+from tapete.cli_render import FittingConsole, progress
 from tapete.core.errors import TapeteError
 from tapete.core.jurisdictions import JURISDICTIONS, cite
 from tapete.core.typed_json import rule_value
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="The Spanish casino games catalogs, as software.")
-console = Console()
+app = typer.Typer(cls=TapeteGroup, add_completion=False, no_args_is_help=True, epilog=EXIT_CODES,
+                  help="The Spanish casino games catalogs, as software.")
+console = FittingConsole()
 err_console = Console(stderr=True)
 
 JurisdictionOpt = Annotated[str, typer.Option("--jurisdiction", "-j", help="ES, ES-IB, ES-GA or ES-AN")]
@@ -120,6 +122,8 @@ def rules(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[bo
 def diff(game: str, as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """What differs between the jurisdictions that have GAME, side by side."""
     g = _game(game, as_json)
+    if len(g.rules) < 2:
+        _fail(cli_checks.nothing_to_compare(g), as_json)
     codes = list(g.rules)
     per = {c: {name: (value, source) for name, value, source in g.rules[c].items()} for c in codes}
     names = list(per[codes[0]])
@@ -129,6 +133,9 @@ def diff(game: str, as_json: Annotated[bool, typer.Option("--json")] = False) ->
             {"rule": n, **{c: {"value": rule_value(n, per[c][n][0]), "source": per[c][n][1]} for c in codes}}
             for n in differing]},
             ensure_ascii=False, indent=1))
+        return
+    if not differing:        # no empty table: a sentence
+        console.print(f"{g.name_es}: every rule is the same in {', '.join(codes)}")
         return
     table = Table(title=f"{g.name_es}: what differs between jurisdictions", show_lines=True)
     table.add_column("rule", style="bold")
@@ -211,7 +218,10 @@ def edge(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[boo
     g = _game(game, as_json)
     try:
         g.rules_for(jurisdiction)
-        results = edges(g, jurisdiction)
+        with progress(err_console, f"{g.id} {jurisdiction}: exact edges", as_json=as_json):
+            results = edges(g, jurisdiction)
+        if not results:
+            raise cli_checks.no_house_edge(g, jurisdiction, "edge")
     except TapeteError as exc:
         _fail(exc, as_json)
     with_on = True
@@ -226,8 +236,6 @@ def edge(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[boo
         table.add_row(r.kind, _show(r.on), r.option or "—", r.edge_text(), r.percent_text(), r.percent_text(True),
                       _method_text(r))
     console.print(table)
-    if not results:
-        console.print("[yellow]no exact edge for this game yet[/yellow]")
 
 
 def _method_text(r: Any) -> str:
@@ -282,7 +290,7 @@ def simulate(
     """Monte Carlo simulation: per bet the RTP with its 99% interval, beside the exact edge."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from tapete.analysis.simulate import parse_bets
+    from tapete.analysis.simulate import default_specs, parse_bets
     from tapete.analysis.simulate import simulate as run_simulation
 
     g = _game(game, as_json)
@@ -293,6 +301,10 @@ def simulate(
         cli_args.at_most(rounds, 10**13, "--rounds")
         cli_args.at_least(seed, 0, "--seed")
         specs = parse_bets(bets) if bets else None
+        if specs:
+            cli_checks.check_bet_options(g, jurisdiction, specs)
+        elif not default_specs(g, jurisdiction):
+            raise cli_checks.no_house_edge(g, jurisdiction, "simulate")
         if strategy is not None:
             _check_strategy(g, jurisdiction, strategy)
         if cluster:
@@ -376,7 +388,9 @@ def risk(
         cli_args.at_most(rounds_per_session * sessions, 10**11, "--rounds-per-session x --sessions")
         cli_args.at_most(tables, 10**6, "--tables")
         cli_args.at_least(seed, 0, "--seed")
-        result = simulate_risk(g.id, jurisdiction, parse_bets(bets), rounds_per_session, sessions, tables, seed)
+        layout = parse_bets(bets)
+        cli_checks.check_bet_options(g, jurisdiction, layout)
+        result = simulate_risk(g.id, jurisdiction, layout, rounds_per_session, sessions, tables, seed)
     except TapeteError as exc:
         _fail(exc, as_json)
     doc = result.document()
@@ -436,15 +450,11 @@ def report(
             raise TapeteError("bad-option", f"--out: {out} is a file; the report is a folder (index.html and figures)")
     except TapeteError as exc:
         _fail(exc, as_json=False)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     # a bar on the terminal while the games simulate; quiet when stderr is not a terminal (a pipe, a log)
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err_console, transient=True, disable=not err_console.is_terminal) as progress:
-        task = progress.add_task("report", total=None)
+    with progress(err_console, "report", bar=True) as update:
 
         def step(name: str, done: int, total: int) -> None:
-            progress.update(task, description=name, completed=done, total=total)
+            update(description=f"report: {name}", completed=done, total=total)
 
         try:
             page = build_report(jurisdiction, out, rounds=rounds, seed=seed,
@@ -479,7 +489,8 @@ def par(
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise TapeteError("bad-option", f"--out: cannot make the folder {out} ({exc.strerror})") from None
-        page = write_par(g.id, jurisdiction, out, rounds=rounds, seed=seed)
+        with progress(err_console, f"{g.id} {jurisdiction}: PAR sheet"):
+            page = write_par(g.id, jurisdiction, out, rounds=rounds, seed=seed)
     except TapeteError as exc:
         _fail(exc, as_json=False)
     console.print(f"PAR sheet written to [bold]{page}[/bold]")
@@ -589,28 +600,19 @@ def strategy(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated
     try:
         g.rules_for(jurisdiction)
         speech = _speech(lang)
-        if g.id == "poker-sin-descarte":
-            print_strategy(jurisdiction, console, as_json=as_json, lang=speech)
-            return
-        if g.id != "blackjack":
+        if g.id not in ("blackjack", "poker-sin-descarte"):
             raise TapeteError("unknown-game", f"{g.id} has no strategy chart (blackjack and poker-sin-descarte have)")
-        print_chart(jurisdiction, console, as_json=as_json, lang=speech)
+        show = print_strategy if g.id == "poker-sin-descarte" else print_chart
+        with progress(err_console, f"{g.id} {jurisdiction}: deriving the strategy", as_json=as_json):
+            show(jurisdiction, console, as_json=as_json, lang=speech)
     except TapeteError as exc:
         _fail(exc, as_json)
 
 
 def main() -> None:
-    """The console script. The commands check their own input (cli_args); this is the last resort: an
-    unexpected exception still answers one line and exit code 2, never a traceback (TAPETE_DEBUG=1 shows it)."""
-    try:
-        app()
-    except Exception as exc:  # noqa: BLE001 - the net under every command
-        if _debug():
-            raise
-        as_json = "--json" in sys.argv[1:] or (len(sys.argv) > 1 and sys.argv[1] == "settle")
-        _say(TapeteError("internal-error", f"tapete failed unexpectedly ({type(exc).__name__}): a bug in tapete, "
-                         "please report it with the command line"), as_json)
-        sys.exit(2)
+    """The console script. The commands check their own input (cli_args); what escapes them is answered by the
+    one boundary, tapete/cli_boundary.py: one line and exit 2, 141 for a closed pipe, never a traceback."""
+    app()
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 from tapete.core.errors import TapeteError
 
@@ -43,11 +44,19 @@ def hex_seed(seed: str | None, option: str = "--seed") -> str | None:
     return text
 
 
+MAX_TEXT = 512 << 20       # 512 MiB: a round document is a few KiB, a year's audit export of a casino well below
+
+
 def read_text(path: str, what: str, *, allow_stdin: bool = True, code: str = "bad-document") -> str:
     """The UTF-8 text of a file (or standard input for '-'); one clear error for what cannot be read as text:
-    a missing file, a folder, a binary file, text in another encoding."""
+    a missing file, a folder, a binary file, text in another encoding, a device that never ends (/dev/zero,
+    /dev/full: their first bytes are NULs, so they are refused before any more is read)."""
     if path == "-" and allow_stdin:
-        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+        if sys.stdin is None or getattr(sys.stdin, "closed_input", False):
+            raise TapeteError(code, f"{what}: standard input is closed (name a file, or send the text in)")
+        if not hasattr(sys.stdin, "buffer"):
+            return sys.stdin.read()
+        data = _bounded(sys.stdin.buffer, what, "standard input", code)
         name = "standard input"
     else:
         p = Path(path)
@@ -56,19 +65,27 @@ def read_text(path: str, what: str, *, allow_stdin: bool = True, code: str = "ba
         if p.is_dir():
             raise TapeteError(code, f"{what}: {path} is a folder, not a file")
         try:
-            data = p.read_bytes()
+            with p.open("rb") as fh:
+                data = _bounded(fh, what, path, code)
         except OSError as exc:
             raise TapeteError(code, f"{what}: cannot read {path}: {exc.strerror or exc}") from None
         name = path
-    if isinstance(data, str):
-        return data
-    if b"\x00" in data[:8192]:
-        raise TapeteError(code, f"{what}: {name} is a binary file, not text")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise TapeteError(code, f"{what}: {name} is not UTF-8 text (byte 0x{data[exc.start]:02x} at "
                           f"position {exc.start})") from None
+
+
+def _bounded(stream: Any, what: str, name: str, code: str) -> bytes:
+    """Read `stream` whole, refusing a binary start at once and anything over MAX_TEXT."""
+    head = stream.read(8192) or b""
+    if b"\x00" in head:
+        raise TapeteError(code, f"{what}: {name} is a binary file, not text")
+    rest = stream.read(MAX_TEXT - len(head) + 1) or b""
+    if len(head) + len(rest) > MAX_TEXT:
+        raise TapeteError(code, f"{what}: {name} is larger than {MAX_TEXT >> 20} MiB, more than tapete reads as text")
+    return head + rest
 
 
 def jurisdiction(code: str, option: str = "--jurisdiction") -> str:

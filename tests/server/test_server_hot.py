@@ -16,17 +16,26 @@ from tapete.server.storage import fastjson, hot
 from tapete.server.storage.db import bets, idempotency
 
 TABLE = {"id": "ruleta", "game": "roulette-french", "jurisdiction": "ES", "auto": False, "table": {"minimum": 100}}
+KEYED = {**TABLE, "source": "croupier"}
 
 
 def test_rows_written_for_the_driver_read_back_as_core_wrote_them(make_casino: Any, database_url: str) -> None:
-    c = make_casino([TABLE], database_url)
+    """The number is keyed (a croupier's table), not drawn: on a drawn zero the red bet goes to prison and is not
+    in the round's settlement, which made this test fail one run in 37 (issue 28 point 11)."""
+    c = make_casino([KEYED], database_url)
     service = c.client.app.state.server.service
     c.post("croupier", "/api/tables/ruleta/open", key=None)
     answer = c.bet("ana", "ruleta", {"kind": "straight", "on": [17], "amount": 500}, {"kind": "red", "amount": 300},
                    key="k-ana")
     c.bet("luis", "ruleta", {"kind": "dozen", "on": [2], "amount": 200}, key="k-luis")
     c.post("croupier", "/api/tables/ruleta/close")
-    result = c.post("croupier", "/api/tables/ruleta/draw")
+    c.post("croupier", "/api/tables/ruleta/outcome", {"value": 0})      # the zero: red goes to prison, the rest lose
+    imprisoned = c.post("croupier", "/api/tables/ruleta/confirm")
+    assert "b2" not in imprisoned["bets"] and imprisoned["bets"]["b1"]["status"] == "lost"
+    c.post("croupier", "/api/tables/ruleta/open", key=None)
+    c.post("croupier", "/api/tables/ruleta/close")
+    c.post("croupier", "/api/tables/ruleta/outcome", {"value": 14})     # red: the imprisoned bet is freed
+    result = {**imprisoned, "bets": {**imprisoned["bets"], **c.post("croupier", "/api/tables/ruleta/confirm")["bets"]}}
     with service.db.read() as conn:
         rows = {r["bet_id"]: dict(r) for r in conn.execute(select(bets).order_by(bets.c.bet_id)).mappings()}
         # a simple chance's spot is the JSON null, as SQLAlchemy's JSON type stored None, not SQL NULL
@@ -66,15 +75,18 @@ def test_a_wallet_overdrawn_through_the_driver_breaks_the_check(make_casino: Any
 
 def test_a_settlement_pays_every_winner_in_one_statement_and_each_balance_follows(
         make_casino: Any, database_url: str) -> None:
-    c = make_casino([TABLE], database_url)
+    c = make_casino([KEYED], database_url)
     c.post("croupier", "/api/tables/ruleta/open", key=None)
     players = ("ana", "luis", "eva")
-    for p in players:          # every simple chance and every dozen: whatever the spin, several wallets are paid
+    for p in players:          # every simple chance and every dozen: several wallets are paid
         c.bet(p, "ruleta", {"kind": "red", "amount": 1000}, {"kind": "black", "amount": 1000},
               {"kind": "dozen", "on": [1], "amount": 500}, {"kind": "dozen", "on": [2], "amount": 500},
               {"kind": "dozen", "on": [3], "amount": 500})
     c.post("croupier", "/api/tables/ruleta/close")
-    result = c.post("croupier", "/api/tables/ruleta/draw")
+    # keyed, not drawn: a drawn zero sent red and black to prison, out of the settlement while their stakes stayed
+    # taken, and the test failed one run in 37 (issue 28 point 11)
+    c.post("croupier", "/api/tables/ruleta/outcome", {"value": 14})
+    result = c.post("croupier", "/api/tables/ruleta/confirm")
     for p in players:
         mine = [b for b in result["bets"].values() if b["player"] == p]
         assert c.balance(p) == 100_000 - sum(b["staked"] for b in mine) + sum(b["returned"] for b in mine)

@@ -5,6 +5,7 @@ Registered on the main Typer app by one line in tapete/cli.py; heavy imports sta
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import sys
@@ -63,22 +64,77 @@ def serve(
 
     limit_malloc_arenas()          # before the server's threads: RSS stays flat (tapete/server/storage/memory.py)
     keep_trimming()                # RSS follows the memory in use, not malloc's high-water mark
+    try:
+        sock = listen(host, port)       # bound here: the real port of --port 0, and a port in use in one line
+    except TapeteError as exc:
+        _error(exc.code, exc.message)
+    port = sock.getsockname()[1]
     app = create_app(casino, database)
     url = Database(database).url
+    where = f"[{host}]" if ":" in host else host
     typer.echo(f"tapete: {casino.casino.name}, {len(casino.tables)} tables, database {url.split('@')[-1]}")
-    typer.echo(f"tapete: http://{host}:{port}/   (the lobby; API: /api/tables, docs: http://{host}:{port}/docs)")
+    typer.echo(f"tapete: http://{where}:{port}/   (the lobby; API: /api/tables, docs: http://{where}:{port}/docs)")
     # proxy_headers off: uvicorn would take X-Forwarded-For from any local peer; the app's edge honours it
     # only from security.trusted_proxies (tapete/server/http/security.py)
     # ws_per_message_deflate off: a stream record is a few hundred bytes, and compressing it once per watcher
     # cost more than serialising it (docs/performance.md, the 1,000-watcher broadcast)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False, timeout_graceful_shutdown=3,
-                proxy_headers=False, ws_per_message_deflate=False)
+    settings = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
+                              timeout_graceful_shutdown=3, proxy_headers=False, ws_per_message_deflate=False)
+    _stop_on_sigterm()
+    with contextlib.suppress(KeyboardInterrupt):   # uvicorn re-raises Ctrl-C once stopped: a stop asked for is exit 0
+        uvicorn.Server(settings).run(sockets=[sock])
+    typer.echo("tapete: stopped")
+
+
+def _stop_on_sigterm() -> None:
+    """uvicorn captures SIGINT and SIGTERM while it runs and re-raises them once stopped: SIGTERM then reads as
+    Ctrl-C (a clean exit 0), not a kill."""
+    import signal
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    with contextlib.suppress(ValueError):     # not the main thread (a test's runner): nothing to install
+        signal.signal(signal.SIGTERM, stop)
+
+
+def listen(host: str, port: int) -> Any:
+    """The server's listening socket on host:port (0: a free port the system picks), or one sentence saying why
+    not (a port in use, a port below 1024 without the right, an address this machine does not have)."""
+    import errno
+    import socket
+
+    from tapete.core.errors import TapeteError
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                              flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise TapeteError("bad-option", f"--host: {host!r} is not an address of this machine "
+                          f"({getattr(exc, 'strerror', None) or exc})") from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            why = "it is in use (another tapete serve, or another program); choose another --port, or --port 0"
+        elif exc.errno == errno.EACCES:
+            why = "ports below 1024 need administrator rights; choose another --port"
+        else:
+            why = exc.strerror or type(exc).__name__
+        raise TapeteError("bad-option", f"--port: cannot listen on {host}:{port}: {why}") from None
+    sock.listen(2048)          # held from now on: a second server on this port is refused even while this one starts
+    sock.set_inheritable(True)
+    return sock
 
 
 def verify(file: Annotated[str, typer.Argument(help="a round record (GET /api/rounds/ID), or - for stdin")]) -> None:
     """Recompute a round's fairness: SHA-256(seed) = commitment, every drawn outcome, the settlement.
 
-    Exit 0: every check holds; 1: a check fails; 2: FILE is not a round record (an error document on stdout)."""
+    Exit 0: every check holds; 1: a check fails (the JSON's checks, and one line on stderr naming what differs);
+    2: FILE is not a round record, e.g. a round document (an error document on stdout)."""
     from tapete import cli_args
     from tapete.core.errors import TapeteError
     from tapete.server.tables.fairness import verify_round
@@ -93,13 +149,22 @@ def verify(file: Annotated[str, typer.Argument(help="a round record (GET /api/ro
                               "its record (and seed) come when it is settled")
         if missing:
             raise TapeteError("bad-document", f"FILE: not a round record (GET /api/rounds/ID): no {', '.join(missing)}")
+        if not any(k in record for k in RECORD_KEYS):
+            raise TapeteError("bad-document", "FILE is a round document (what `tapete settle` takes), not a round "
+                              "record: verify takes a settled round's record from the server, GET /api/rounds/ID")
         result = verify_round(record)
+        if not result["checks"]:
+            raise TapeteError("bad-document", f"FILE: round {record.get('round')} has nothing to recompute (no drawn "
+                              "outcome, no shuffled shoe, no settlement from a fresh table)")
     except TapeteError as exc:
         _document(exc)
     except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
         what = f"no {exc.args[0]!r}" if isinstance(exc, KeyError) and exc.args else "a field of the wrong shape"
         _document(TapeteError("bad-document", f"FILE: the round record is incomplete or malformed ({what})"))
     print(json.dumps(result, ensure_ascii=False, indent=1))
+    failed = [f"{c['check']} ({c['detail']})" for c in result["checks"] if not c["ok"]]
+    if failed:                  # the JSON above has it all; one line on stderr says what failed
+        typer.echo(f"verify: round {result.get('round')} fails: {'; '.join(failed)}", err=True)
     raise typer.Exit(0 if result["ok"] else 1)
 
 
@@ -141,8 +206,11 @@ def audit_export(
     if out == "-":
         sys.stdout.writelines(lines)
     else:
-        with open(out, "w", encoding="utf-8") as fh:
-            fh.writelines(lines)
+        try:
+            with open(out, "w", encoding="utf-8") as fh:
+                fh.writelines(lines)
+        except OSError as exc:      # /proc/x, /dev/full, a read-only disk: one line naming --out (issue 28)
+            _error("bad-option", f"--out: cannot write {out}: {exc.strerror or type(exc).__name__}")
     typer.echo(json.dumps(chain), err=True)
     raise typer.Exit(0 if chain["ok"] else 1)
 
@@ -239,6 +307,7 @@ def _verify_database(database: str | None, head: list[str], as_json: bool) -> No
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 ROUND_KEYS = ("game", "jurisdiction")
+RECORD_KEYS = ("commitment", "draws", "shoe", "settlement")     # what a round record has and a round document not
 AUDIT_KEYS = ("table_id", "seq", "prev_hash", "ts", "kind", "actor", "data", "hash")
 AUDIT_TEXT = ("table_id", "prev_hash", "hash", "kind")
 
@@ -296,9 +365,23 @@ def _auth(config: str | None, database: str | None, *, must_exist: bool = False)
 
 
 def _password(stdin: bool) -> str:
+    """--password-stdin: the first line of standard input; else asked twice at the terminal, never echoed. Without
+    a terminal there is nowhere to ask without echoing it: refused, pointing to --password-stdin (issue 28)."""
+    from tapete.core.errors import TapeteError
+
     if stdin:
         return sys.stdin.readline().rstrip("\n")
+    if not _is_terminal(sys.stdin):
+        raise TapeteError("bad-request", "standard input is not a terminal, so the password cannot be asked without "
+                          "echoing it: send it on the first line of standard input with --password-stdin")
     return typer.prompt("password", hide_input=True, confirmation_prompt=True)
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream is not None and stream.isatty())
+    except (ValueError, OSError):      # a closed stream
+        return False
 
 
 def _run(fn) -> None:  # type: ignore[no-untyped-def]

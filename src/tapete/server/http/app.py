@@ -187,6 +187,9 @@ def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: 
     security.install(app, config.security)
     app.lane = BetLane(app, server, config.security.max_body_kib * 1024)   # ahead of it all (lane.py)
     routes(app, server)
+    from tapete.server.http.api_docs import install as install_api_docs
+
+    install_api_docs(app)      # /docs offline: Swagger UI from the package, not a CDN
     web.mount(app, server)
     return app
 

@@ -112,6 +112,23 @@ def verify_round(record: dict[str, Any]) -> dict[str, Any]:
         mine = {k: v for k, v in replay.get("bets", {}).items()}
         theirs = record["settlement"].get("bets", {})
         checks.append({"check": "settlement", "ok": "error" not in replay and mine == theirs,
-                       "detail": "the round document replayed through the engine" if "error" not in replay
-                       else json.dumps(replay)})
+                       "detail": json.dumps(replay) if "error" in replay else (
+                           "the round document replayed through the engine" if mine == theirs
+                           else "the replayed settlement differs: " + "; ".join(bet_differences(mine, theirs)))})
     return {"ok": all(c["ok"] for c in checks) and bool(checks), "round": record.get("round"), "checks": checks}
+
+
+def bet_differences(recomputed: dict[str, Any], recorded: dict[str, Any]) -> list[str]:
+    """Per bet that differs, what (issue 28): `b2: returned 600 recomputed, 0 recorded`."""
+    out = []
+    for bet_id in sorted(set(recomputed) | set(recorded)):
+        mine, theirs = recomputed.get(bet_id), recorded.get(bet_id)
+        if mine == theirs:
+            continue
+        if mine is None or theirs is None:
+            out.append(f"{bet_id}: {'only in the record' if mine is None else 'missing from the record'}")
+            continue
+        fields = [f"{k} {json.dumps(mine.get(k))} recomputed, {json.dumps(theirs.get(k))} recorded"
+                  for k in sorted(set(mine) | set(theirs)) if mine.get(k) != theirs.get(k)]
+        out.append(f"{bet_id}: {', '.join(fields)}")
+    return out
