@@ -217,7 +217,7 @@ def hand_back(ctx: Ctx, reason: str) -> dict[str, Any]:
         b.update(status="void", returned=c, settled_at=ctx.now)
         ctx.changed_bets.add(bet_id)
         results[bet_id] = {"player": b["player"], "kind": b["kind"], "status": "void", "staked": c, "returned": c}
-    ledger.commit(ctx.conn, entry, balances=False)
+    ledger.commit(ctx.conn, entry, balances=False, lane=ctx.lane)
     ctx.emit("hand-back", {"reason": reason, "bets": results})
     ctx.state = None
     ctx.state_changed = True
