@@ -373,7 +373,8 @@ class TableIntegrity(RuleBasedStateMachine):
     def no_card_before_it_is_public(self) -> None:
         dealt: dict[str, set[str]] = {}
         _, state = self.server.state(self.table)
-        dealt[self.table] = set(dealt_cards(state) or ())
+        game = self.server.app_server().service.game(self.server.app_server().service.spec(self.table))
+        dealt[self.table] = set(dealt_cards(game, state) or ())
         for user in PLAYERS:
             _, doc = self.server.get(user, f"/api/tables/{self.table}/view")
             self.answers.append((user, self.table, doc))
