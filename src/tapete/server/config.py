@@ -17,8 +17,9 @@ from zoneinfo import ZoneInfo
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from tapete.core.errors import TapeteError
+from tapete.server.accounts import ROLES, staff_who_play
 
-ROLES = ("player", "croupier", "chief", "cashier", "inspector")
+__all__ = ["ROLES"]
 Seconds = float                             # an alias: TableConfig has a field named `float`
 HOURS = re.compile(r"^(\d{2}):(\d{2})-(\d{2}):(\d{2})$")
 
@@ -78,8 +79,9 @@ class UserConfig(Strict):
     def _secret(self) -> UserConfig:
         if not self.password and not self.password_hash:
             raise ValueError(f"user {self.username}: give password or password_hash")
-        if {"cashier", "player"} <= set(self.roles):
-            raise ValueError(f"user {self.username}: no account is both cashier and player")
+        if staff_who_play(self.roles):     # docs/rulings.md#staff-never-play
+            raise ValueError(f"user {self.username}: no account is both {', '.join(staff_who_play(self.roles))} and "
+                             "player (staff never play)")
         return self
 
 

@@ -442,8 +442,8 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         """Place one or more bets while bets are open: group-committed with the other bets reaching the
         table meanwhile (batch.py), answered once the transaction holding them has committed."""
         service.spec(table_id)
-        if not user.has("player"):
-            raise TapeteError("forbidden", "only players bet")
+        if not user.plays():      # staff never play (docs/rulings.md#staff-never-play), not even an older account
+            raise TapeteError("forbidden", "only players bet" if not user.has("player") else "staff never play")
         items = [b.model_dump() for b in body.bets]
         answer = await server.writers.bet(table_id, user.username, items, idem(user, idempotency_key, request, body))
         return Response(fanout_dumps(answer), media_type="application/json")
@@ -455,6 +455,8 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         service.spec(table_id)
         if not user.has("player", "croupier", "chief"):
             raise TapeteError("forbidden", f"{user.username} does not play or deal")
+        if user.has("player") and not user.plays():
+            raise TapeteError("forbidden", "staff never play: an account both staff and player neither plays nor deals")
         if user.has("croupier", "chief") and not user.has("player"):
             staff(user, table_id, "croupier", "chief")
         roles = set(user.roles) if user.works(table_id) else set(user.roles) - {"croupier", "chief"}
@@ -471,8 +473,8 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         """The one shape of the seat endpoints: the table exists, the caller is a player (else `refusal`), and the
         seat action runs with his own wallet under his Idempotency-Key."""
         service.spec(table_id)
-        if not user.has("player"):
-            raise TapeteError("forbidden", refusal)
+        if not user.plays():
+            raise TapeteError("forbidden", refusal if not user.has("player") else "staff never play")
         return action(service, table_id, user.username, *args, idem(user, *key))
 
     @app.post("/api/tables/{table_id}/seats", tags=["play"])

@@ -9,13 +9,11 @@ A token is 32 random bytes; the database keeps only its SHA-256. Sessions are ca
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import secrets
 import threading
 import time
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -23,6 +21,13 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from sqlalchemy import delete, func, insert, select, update
 
 from tapete.core.errors import TapeteError
+from tapete.server.accounts import (  # noqa: F401 - the policy, re-exported for the routes
+    MIN_PASSWORD,
+    STAFF_ROLES,
+    check_password,
+    check_roles,
+    common_passwords,
+)
 from tapete.server.audit import staff_log
 from tapete.server.config import Security
 from tapete.server.money import ledger
@@ -30,30 +35,6 @@ from tapete.server.storage.db import Database, attempts, sessions, users
 
 SESSION_CACHE_S = 5.0
 CACHE_PRUNE_AT = 1024
-STAFF_ROLES = frozenset({"croupier", "chief", "cashier", "inspector"})
-MIN_PASSWORD = 10
-
-
-def check_roles(roles: list[str] | tuple[str, ...] | frozenset[str]) -> None:
-    """The one combination refused whoever creates the account: a cashier who plays could fund his own bets."""
-    if {"cashier", "player"} <= set(roles):
-        raise TapeteError("forbidden", "no account is both cashier and player: the cage never serves its own wallet")
-
-
-def check_password(password: str, username: str = "") -> None:
-    """At least MIN_PASSWORD characters, not the user's name, not among the commonest passwords (shipped list)."""
-    if len(password) < MIN_PASSWORD:
-        raise TapeteError("weak-password", f"a password has at least {MIN_PASSWORD} characters")
-    folded = password.strip().lower()
-    rest = "".join(ch for ch in folded.replace(username.lower(), "") if ch.isalnum()) if username else folded
-    if folded in common_passwords() or len(rest) < 4:
-        raise TapeteError("weak-password", "this password is among the commonest or follows from the user's name: choose another")
-
-
-@functools.cache
-def common_passwords() -> frozenset[str]:
-    text = resources.files("tapete.server.http").joinpath("common_passwords.txt").read_text(encoding="utf-8")
-    return frozenset(line.strip().lower() for line in text.splitlines() if line.strip() and not line.startswith("#"))
 
 
 @dataclass(frozen=True)
@@ -64,6 +45,10 @@ class User:
 
     def has(self, *roles: str) -> bool:
         return bool(self.roles & set(roles))
+
+    def plays(self) -> bool:
+        """A player and nothing else: staff never play (an account left with both by an older version bets nowhere)."""
+        return "player" in self.roles and not self.roles & STAFF_ROLES
 
     def works(self, table_id: str) -> bool:
         return self.tables is None or table_id in self.tables

