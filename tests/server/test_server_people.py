@@ -72,3 +72,66 @@ def test_a_croupier_never_bets_at_his_own_table(make_casino: Any, database_url: 
     c.post("luis", "/api/tables/vivo/confirm")
     assert c.get("inspector", "/api/wallets/luis")["balance"] == 100_000
     c.ledger()
+
+
+# -- item 11: the login and registration limits hold under a burst ------------------------------------------
+def _burst(c: Any, monkeypatch: pytest.MonkeyPatch, path: str, bodies: list[dict[str, Any]]) -> tuple[list[int], int]:
+    """Send every body at once (40 threads); count the argon2 calls the server made (slowed, so that every request
+    is in flight before the first is verified: the race the found burst won)."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    auth = c.client.app.state.server.auth
+    hasher, calls, lock = auth.hasher, [0], threading.Lock()
+
+    class Counting:
+        def _count(self) -> None:
+            with lock:
+                calls[0] += 1
+            time.sleep(0.05)
+
+        def verify(self, *args: Any) -> Any:
+            self._count()
+            return hasher.verify(*args)
+
+        def hash(self, *args: Any) -> Any:
+            self._count()
+            return hasher.hash(*args)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(hasher, name)
+
+    monkeypatch.setattr(auth, "hasher", Counting())
+    with ThreadPoolExecutor(len(bodies)) as pool:
+        answers = list(pool.map(lambda body: c.client.post(path, json=body).status_code, bodies))
+    return answers, calls[0]
+
+
+def test_a_burst_of_logins_gets_at_most_the_limit_verified(make_casino: Any, database_url: str,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The found attack: 40 wrong passwords sent at once were all verified (the limit checked, then recorded after
+    the verification). Counted and recorded in one step, at most `login_attempts` (5) are verified."""
+    c = make_casino([RULETA], database_url, login_attempts=5)
+    answers, verified = _burst(c, monkeypatch, "/api/login", [{"username": "ana", "password": f"guess-{i:04d}-xyz"}
+                                                              for i in range(40)])
+    assert verified <= 5, verified
+    assert sorted(set(answers)) == [401, 429] and answers.count(401) == verified
+    assert c.client.post("/api/login", json={"username": "ana", "password": PASSWORD}).status_code == 429
+
+
+def test_a_burst_of_registrations_gets_at_most_the_limit(make_casino: Any, database_url: str,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    c = make_casino([RULETA], database_url, open_registration=True, register_attempts=3)
+    answers, hashed = _burst(c, monkeypatch, "/api/register", [{"username": f"nuevo{i}", "password": "a-long-passphrase-9"}
+                                                               for i in range(40)])
+    assert hashed <= 3 and answers.count(200) == hashed and answers.count(429) == 40 - hashed, (hashed, answers)
+
+
+def test_a_good_login_takes_back_its_count(make_casino: Any, database_url: str) -> None:
+    """Counted before it is verified, a login that succeeds is uncounted: the limit is on failed logins."""
+    c = make_casino([RULETA], database_url, login_attempts=2)
+    for _ in range(5):
+        assert c.client.post("/api/login", json={"username": "ana", "password": PASSWORD}).status_code == 200
+    assert c.client.post("/api/login", json={"username": "ana", "password": "wrong-password"}).status_code == 401
+    assert c.client.post("/api/login", json={"username": "ana", "password": PASSWORD}).status_code == 200

@@ -18,7 +18,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select, text, update
 
 from tapete.core.errors import TapeteError
 from tapete.server.accounts import (  # noqa: F401 - the policy, re-exported for the routes
@@ -56,7 +56,12 @@ class User:
 
 class RateLimiter:
     """At most `limit` attempts per `window` seconds per key (a username, an address), counted in the
-    database: every process of the casino sees the same count, and a restart forgets nothing."""
+    database: every process of the casino sees the same count, and a restart forgets nothing.
+
+    An attempt is recorded *before* the password is verified, in the transaction that counts (`reserve`): SQLite's
+    single writer, and on PostgreSQL a transaction-scoped advisory lock per key, make count-and-record one step, so
+    a burst of logins in parallel gets `limit` verifications, not one per request (issue 26, item 11). A login that
+    succeeds takes its records back (`release`): the limit counts failed and pending logins."""
 
     SWEEP_S = 60.0
 
@@ -68,33 +73,58 @@ class RateLimiter:
 
     def blocked(self, *keys: str, limit: int | None = None) -> float:
         """Seconds until every key may try again (0 when all may now)."""
-        now = time.time()
-        limit = limit or self.limit
         with self.db.read() as conn:
-            found = conn.execute(select(attempts.c.key, func.count(), func.min(attempts.c.ts))
-                                 .where(attempts.c.key.in_(keys), attempts.c.ts > now - self.window)
-                                 .group_by(attempts.c.key)).all()
+            return self._wait(conn, keys, limit or self.limit, time.time())
+
+    def _wait(self, conn: Any, keys: tuple[str, ...], limit: int, now: float) -> float:
+        found = conn.execute(select(attempts.c.key, func.count(), func.min(attempts.c.ts))
+                             .where(attempts.c.key.in_(keys), attempts.c.ts > now - self.window)
+                             .group_by(attempts.c.key)).all()
         waits = [first + self.window - now for _, n, first in found if n >= limit]
         return max(waits, default=0.0)
+
+    def reserve(self, *keys: str, limit: int | None = None, what: str = "attempts") -> list[int]:
+        """Count and record one attempt of each key in one step; too-many-attempts (nothing recorded) when any
+        key has had `limit` this window. Returns the records' ids (for `release`)."""
+        now = time.time()
+        with self.db.write() as conn:
+            if not self.db.is_sqlite:           # SQLite: BEGIN IMMEDIATE already admits one writer at a time
+                for key in sorted(set(keys)):
+                    conn.execute(_ATTEMPT_LOCK, {"k": key})
+            wait = self._wait(conn, keys, limit or self.limit, now)
+            if wait > 0:
+                raise TapeteError("too-many-attempts", f"too many {what}: try again in {int(wait) + 1} s")
+            ids = [conn.execute(insert(attempts).values(key=k, ts=now)).inserted_primary_key[0] for k in keys]
+            self._sweep(conn, now)
+        return ids
+
+    def release(self, ids: list[int]) -> None:
+        """Take back attempts `reserve` recorded (a login that succeeded)."""
+        if ids:
+            with self.db.write() as conn:
+                conn.execute(delete(attempts).where(attempts.c.id.in_(ids)))
 
     def fail(self, *keys: str) -> None:
         now = time.time()
         with self.db.write() as conn:
             conn.execute(insert(attempts), [{"key": k, "ts": now} for k in keys])
-            if now >= self._next_sweep:
-                self._next_sweep = now + self.SWEEP_S
-                conn.execute(delete(attempts).where(attempts.c.ts < now - self.window))
+            self._sweep(conn, now)
+
+    def _sweep(self, conn: Any, now: float) -> None:
+        if now >= self._next_sweep:
+            self._next_sweep = now + self.SWEEP_S
+            conn.execute(delete(attempts).where(attempts.c.ts < now - self.window))
 
     def take(self, key: str, limit: int) -> None:
         """Count one attempt of `key`, refusing it (too-many-attempts) when `limit` were made this window."""
-        wait = self.blocked(key, limit=limit)
-        if wait > 0:
-            raise TapeteError("too-many-attempts", f"too many attempts: try again in {int(wait) + 1} s")
-        self.fail(key)
+        self.reserve(key, limit=limit)
 
     def reset(self, key: str) -> None:
         with self.db.write() as conn:
             conn.execute(delete(attempts).where(attempts.c.key == key))
+
+
+_ATTEMPT_LOCK = text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 7412))")
 
 
 class Auth:
@@ -165,23 +195,28 @@ class Auth:
 
     # -- sessions ----------------------------------------------------------------------------------
     def login(self, username: str, password: str, address: str) -> tuple[str, User, float]:
-        stored = self._login_begin(username, address)
-        return self._login_end(username, address, self._verify(stored, password))
+        stored, ids = self._login_begin(username, address)
+        return self._login_end(username, address, self._verify(stored, password), ids)
 
     async def login_async(self, username: str, password: str, address: str) -> tuple[str, User, float]:
         """`login` with the argon2 verification in the bounded hashing pool, the database parts in the
         server's worker threads: a burst of logins never holds the threads that reads need."""
         import anyio.to_thread
 
-        stored = await anyio.to_thread.run_sync(self._login_begin, username, address)
-        ok = await self.hashing(self._verify, stored, password)
-        return await anyio.to_thread.run_sync(self._login_end, username, address, ok)
+        stored, ids = await anyio.to_thread.run_sync(self._login_begin, username, address)
+        try:
+            ok = await self.hashing(self._verify, stored, password)
+        except TapeteError:                # busy: not verified, so not counted
+            await anyio.to_thread.run_sync(self.limiter.release, ids)
+            raise
+        return await anyio.to_thread.run_sync(self._login_end, username, address, ok, ids)
 
     async def register_async(self, username: str, password: str, address: str) -> bool:
         """A player's own account (rate-limited per address like login; hashed in the bounded pool)."""
         import anyio.to_thread
 
-        await anyio.to_thread.run_sync(self.limiter.take, f"register:{address}", self.security.register_attempts)
+        await anyio.to_thread.run_sync(lambda: self.limiter.reserve(f"register:{address}", what="registrations",
+                                                                    limit=self.security.register_attempts))
         hashed = await self.hashing(self.hasher.hash, password)
         return await anyio.to_thread.run_sync(lambda: self.create_user(username, password_hash=hashed, roles=["player"]))
 
@@ -199,13 +234,12 @@ class Auth:
             raise TapeteError("busy", "too many logins at once: try again in a few seconds")
         return await anyio.to_thread.run_sync(fn, *args, limiter=self._hash_limiter)
 
-    def _login_begin(self, username: str, address: str) -> str | None:
-        wait = self.limiter.blocked(f"user:{username}", f"addr:{address}")
-        if wait > 0:
-            raise TapeteError("too-many-attempts", f"too many failed logins: try again in {int(wait) + 1} s")
+    def _login_begin(self, username: str, address: str) -> tuple[str | None, list[int]]:
+        """The stored hash, once this login is counted (recorded before it is verified: see RateLimiter)."""
+        ids = self.limiter.reserve(f"user:{username}", f"addr:{address}", what="failed logins")
         with self.db.read() as conn:
             row = conn.execute(select(users.c.password_hash).where(users.c.username == username)).first()
-        return row[0] if row is not None else None
+        return (row[0] if row is not None else None), ids
 
     def _verify(self, stored: str | None, password: str) -> bool:
         try:
@@ -216,10 +250,10 @@ class Auth:
         except (VerifyMismatchError, VerificationError, InvalidHashError, TypeError):
             return False
 
-    def _login_end(self, username: str, address: str, ok: bool) -> tuple[str, User, float]:
-        if not ok:
-            self.limiter.fail(f"user:{username}", f"addr:{address}")
+    def _login_end(self, username: str, address: str, ok: bool, ids: list[int]) -> tuple[str, User, float]:
+        if not ok:                         # the records `reserve` made stay: they are this failure's
             raise TapeteError("bad-credentials", "wrong username or password")
+        self.limiter.release(ids)
         self.limiter.reset(f"user:{username}")
         user = self.user(username)
         if user is None:
