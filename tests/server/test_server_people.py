@@ -6,6 +6,8 @@ Each test fails on the code before its fix; those where the database matters run
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -135,3 +137,68 @@ def test_a_good_login_takes_back_its_count(make_casino: Any, database_url: str) 
         assert c.client.post("/api/login", json={"username": "ana", "password": PASSWORD}).status_code == 200
     assert c.client.post("/api/login", json={"username": "ana", "password": "wrong-password"}).status_code == 401
     assert c.client.post("/api/login", json={"username": "ana", "password": PASSWORD}).status_code == 200
+
+
+# -- item 10: a stream ends with its session ---------------------------------------------------------------
+@contextmanager
+def _stream(c: Any, user: str) -> Iterator[Any]:
+    with c.client.websocket_connect("/api/tables/vivo/stream", headers=c.login(user)) as ws:
+        assert ws.receive_json()["type"] == "snapshot"
+        yield ws
+
+
+def _closed_with_session_ended(ws: Any) -> None:
+    """The next thing the stream sends is its close (4401), not the table's next record."""
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect) as closed:
+        record = ws.receive_json()
+        pytest.fail(f"the stream went on after its session ended: {str(record)[:200]}")
+    assert closed.value.code == 4401 and closed.value.reason == "session-ended"
+
+
+def test_a_logout_ends_the_sessions_streams(make_casino: Any, database_url: str) -> None:
+    """The found attack: a logged-out croupier's stream kept sending the staff view."""
+    c = make_casino([VIVO], database_url)
+    with _stream(c, "croupier") as ws, _stream(c, "jefe") as other:     # another session's stream goes on
+        c.post("croupier", "/api/logout", key=None)
+        c.post("jefe", "/api/tables/vivo/open", key=None)
+        _closed_with_session_ended(ws)
+        assert other.receive_json()["seq"] > 0
+
+
+def test_a_change_of_roles_ends_the_accounts_streams(make_casino: Any, database_url: str) -> None:
+    """De-roled (here: taken off the table) in this process: the stream with the staff view ends at once."""
+    c = make_casino([VIVO, RULETA], database_url)
+    with _stream(c, "croupier") as ws:
+        c.client.app.state.server.auth.set_roles("croupier", ["croupier"], ["ruleta"], actor="operator")
+        c.post("jefe", "/api/tables/vivo/open", key=None)
+        _closed_with_session_ended(ws)
+
+
+def test_a_change_made_by_another_process_ends_the_stream_at_its_next_check(
+        make_casino: Any, database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`tapete users roles` on the host (another process: no signal reaches this one): the stream's periodic check
+    of its session finds it gone. A record published a while later must not reach the stream first."""
+    from tapete.server.http import auth, live
+
+    monkeypatch.setattr(live, "RECHECK_S", 0.05)
+    monkeypatch.setattr(auth, "SESSION_CACHE_S", 0.05)
+    c = make_casino([VIVO, RULETA], database_url)
+    with _stream(c, "croupier") as ws:
+        _changed_elsewhere(c, ws, database_url)
+
+
+def _changed_elsewhere(c: Any, ws: Any, database_url: str) -> None:
+    import threading
+
+    from tapete.cli import app
+
+    changed = CliRunner().invoke(app, ["users", "roles", "croupier", "-r", "croupier", "-t", "ruleta", "--database", database_url])
+    assert changed.exit_code == 0, changed.output
+    later = threading.Timer(3.0, lambda: c.post("jefe", "/api/tables/vivo/open", key=None))
+    later.start()
+    try:
+        _closed_with_session_ended(ws)
+    finally:
+        later.cancel()

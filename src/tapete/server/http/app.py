@@ -24,7 +24,7 @@ from tapete.core.errors import TapeteError
 from tapete.server.audit import chains as audit
 from tapete.server.audit import staff_log
 from tapete.server.config import CasinoConfig
-from tapete.server.http import security, views, web
+from tapete.server.http import live, security, views, web
 from tapete.server.http.auth import Auth, User, check_password
 from tapete.server.http.fanout import Fanout
 from tapete.server.http.fanout import dumps as fanout_dumps
@@ -639,7 +639,8 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         a close before it would reach the client as a bare HTTP 403."""
         try:
             service.spec(table_id)
-            viewer = await asyncio.to_thread(auth.authenticate, security.websocket_token(websocket, token))
+            token = security.websocket_token(websocket, token)
+            viewer = await asyncio.to_thread(auth.authenticate, token)
         except TapeteError as exc:
             await websocket.accept()
             code = {"unauthenticated": 4401, "forbidden": 4403}.get(exc.code, 4404)
@@ -648,6 +649,8 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         await websocket.accept()
         queue = server.broadcaster.subscribe(table_id)
         circle_table = circle.table_stakes(service.game(service.spec(table_id)))
+        session = auth.live.open(token or "", viewer.username)      # it ends with its session (live.py)
+        ended = asyncio.create_task(_session_ends(session, auth, token, viewer))
         try:
             snapshot = await asyncio.to_thread(_snapshot, service, db, table_id)
             server.broadcaster.mark(table_id, snapshot["seq"])
@@ -655,12 +658,12 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
             after = snapshot["seq"]
             reader = asyncio.create_task(_drain(websocket))
             staff = sees_table(viewer, table_id, "croupier", "chief", "inspector")
-            while not reader.done():
+            while not reader.done() and not ended.done():
                 items = []
                 if queue.empty():
                     getter = asyncio.create_task(queue.get())
-                    done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
-                    if getter not in done:
+                    done, _ = await asyncio.wait({getter, reader, ended}, return_when=asyncio.FIRST_COMPLETED)
+                    if getter not in done or ended.done():
                         getter.cancel()
                         break
                     items.append(getter.result())
@@ -681,9 +684,13 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
                         view = "staff" if staff else viewer.username if viewer.username in fanout.named(table_id, item) else ""
                         await websocket.send_text(await fanout.text(
                             (table_id, item["seq"], view), lambda item=item: public(table_id, item, viewer)))
+            if ended.done():
+                await websocket.close(code=live.CLOSE_CODE, reason="session-ended")
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            ended.cancel()
+            auth.live.close(session)
             server.broadcaster.unsubscribe(table_id, queue)
 
 
@@ -706,6 +713,22 @@ def _snapshot(service: TableService, db: Database, table_id: str) -> dict[str, A
     with db.read() as conn:
         seq = conn.execute(select(casino_tables.c.log_seq).where(casino_tables.c.id == table_id)).scalar_one()
         return {"seq": seq, "table": service.summary(conn, table_id)}
+
+
+async def _session_ends(session: live.Stream, auth: Auth, token: str | None, viewer: User) -> None:
+    """Return when the stream's session ends: at once on a logout or a change of the account in this process,
+    else at the next check (every live.RECHECK_S) that finds the session gone or the account changed."""
+    while True:
+        try:
+            await asyncio.wait_for(session.ended.wait(), live.RECHECK_S)
+            return
+        except TimeoutError:
+            pass
+        try:
+            if await asyncio.to_thread(auth.authenticate, token) != viewer:     # roles or tables changed
+                return
+        except TapeteError:                                                      # logged out, expired, removed
+            return
 
 
 async def _drain(websocket: WebSocket) -> None:

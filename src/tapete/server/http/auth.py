@@ -30,6 +30,7 @@ from tapete.server.accounts import (  # noqa: F401 - the policy, re-exported for
 )
 from tapete.server.audit import staff_log
 from tapete.server.config import Security
+from tapete.server.http.live import LiveSessions
 from tapete.server.money import ledger
 from tapete.server.storage.db import Database, attempts, sessions, users
 
@@ -138,6 +139,7 @@ class Auth:
         self._cache: dict[str, tuple[float, User, float]] = {}
         self._lock = threading.Lock()
         self._dummy = self.hasher.hash(secrets.token_hex(8))
+        self.live = LiveSessions()       # the open streams: they end with their session (live.py)
 
     # -- users -------------------------------------------------------------------------------------
     def create_user(self, username: str, *, password: str | None = None, password_hash: str | None = None,
@@ -169,6 +171,7 @@ class Auth:
             conn.execute(delete(sessions).where(sessions.c.username == username))      # new roles: log in again
         with self._lock:
             self._cache.clear()
+        self.live.end(username=username)
 
     def set_password(self, username: str, password: str, actor: str) -> None:
         check_password(password, username)
@@ -180,6 +183,7 @@ class Auth:
             conn.execute(delete(sessions).where(sessions.c.username == username))
         with self._lock:
             self._cache.clear()
+        self.live.end(username=username)
 
     def list_users(self) -> list[dict[str, object]]:
         with self.db.read() as conn:
@@ -270,6 +274,7 @@ class Auth:
             conn.execute(delete(sessions).where(sessions.c.token_hash == _digest(token)))
         with self._lock:
             self._cache.pop(_digest(token), None)
+        self.live.end(token_hash=_digest(token))
 
     def cached(self, token: str | None) -> User | None:
         """The session's user from the in-memory cache (no database), None on a miss: lets the event loop
