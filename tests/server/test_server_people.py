@@ -202,3 +202,68 @@ def _changed_elsewhere(c: Any, ws: Any, database_url: str) -> None:
         _closed_with_session_ended(ws)
     finally:
         later.cancel()
+
+
+# -- item 9: out-of-the-box credentials ---------------------------------------------------------------------
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.10", "casino.example"])
+def test_the_demo_listens_on_loopback_only(host: str, tmp_path: Any) -> None:
+    """The demo's passwords are published: without a casino file, any other --host is one line, exit 2."""
+    from tapete.cli import app
+
+    r = CliRunner().invoke(app, ["serve", "--host", host, "--database", f"sqlite:///{tmp_path / 'x.db'}"])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "loopback" in r.stderr and "Traceback" not in r.output, r.output
+    assert not (tmp_path / "x.db").exists()
+
+
+@pytest.mark.parametrize(("password", "index"), [("croupier", 0), ("short", 1), ("password1234", 1), ("ana-ana", 1)])
+def test_casino_file_passwords_meet_the_policy(password: str, index: int, tmp_path: Any) -> None:
+    """A casino file's plain passwords obey `tapete users`'s policy; the refusal is one line: key path, expected."""
+    from tapete.cli import app
+
+    path = tmp_path / "casino.toml"
+    users = [("croupier", PASSWORD if index else password), ("ana", password if index else PASSWORD)]
+    path.write_text("".join(f'[[users]]\nusername = "{u}"\npassword = "{p}"\nroles = ["{"player" if u == "ana" else "croupier"}"]\n'
+                            for u, p in users), encoding="utf-8")
+    r = CliRunner().invoke(app, ["serve", "--config", str(path), "--database", f"sqlite:///{tmp_path / 'x.db'}"])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
+    assert f"users[{index}].password: at least 10 characters, not a common password, not the user's name" in r.stderr
+
+
+def test_the_demo_and_the_example_casino_log_in_with_their_published_passwords(make_casino: Any, sqlite_url: str) -> None:
+    """`make run` keeps working: the example casino and the built-in demo pass the policy, and their logins (the
+    README's) open sessions."""
+    from pathlib import Path
+
+    from fastapi.testclient import TestClient
+
+    from tapete.server.config import DEMO_PASSWORD, load
+    from tapete.server.http.app import create_app
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert f"`{DEMO_PASSWORD}`" in readme
+    example = load(Path(__file__).parents[2] / "examples" / "casino.toml")
+    assert {u.password for u in example.users} == {DEMO_PASSWORD}
+    demo = load(None)
+    demo.security.argon2_time_cost, demo.security.argon2_memory_kib = 1, 8
+    with TestClient(create_app(demo, sqlite_url, clock=False)) as client:
+        for u in demo.users:
+            r = client.post("/api/login", json={"username": u.username, "password": DEMO_PASSWORD})
+            assert r.status_code == 200 and r.json()["roles"] == sorted(u.roles), r.text
+
+
+def test_serve_prints_the_demo_logins(tmp_path: Any) -> None:
+    import subprocess
+    import sys
+
+    from .conftest import free_port  # type: ignore[import-not-found]
+
+    proc = subprocess.Popen([sys.executable, "-m", "tapete.cli", "serve", "--port", str(free_port()), "--database",
+                             f"sqlite:///{tmp_path / 'demo.db'}", "--log-level", "warning"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline() for _ in range(3)]
+    finally:
+        proc.terminate()
+        proc.wait(20)
+    assert lines[2].startswith("tapete: demo logins: ") and "ana/tapete-demo (player)" in lines[2], lines

@@ -36,6 +36,9 @@ def serve(
         cli_args.at_most(port, 65535, "--port")
         if log_level.lower() not in LOG_LEVELS:
             raise TapeteError("bad-option", f"--log-level is one of {', '.join(LOG_LEVELS)} (got {log_level!r})")
+        if config is None and not _loopback(host):     # the demo's passwords are published: never beyond this host
+            raise TapeteError("bad-option", f"--host {host}: the demo casino (no --config) listens on loopback only "
+                              "(127.0.0.1, ::1, localhost); give a casino file to listen there")
         if config is not None:
             cli_args.read_text(config, "--config", allow_stdin=False, code="bad-config")
         casino = casino_config.load(config)
@@ -54,6 +57,9 @@ def serve(
     url = Database(database).url
     typer.echo(f"tapete: {casino.casino.name}, {len(casino.tables)} tables, database {url.split('@')[-1]}")
     typer.echo(f"tapete: http://{host}:{port}/   (the lobby; API: /api/tables, docs: http://{host}:{port}/docs)")
+    if config is None:
+        typer.echo("tapete: demo logins: " + ", ".join(f"{u.username}/{u.password} ({'+'.join(u.roles)})"
+                                                      for u in casino.users))
     # proxy_headers off: uvicorn would take X-Forwarded-For from any local peer; the app's edge honours it
     # only from security.trusted_proxies (tapete/server/http/security.py)
     # ws_per_message_deflate off: a stream record is a few hundred bytes, and compressing it once per watcher
@@ -183,6 +189,15 @@ def audit_verify(
         _document(TapeteError("bad-document", f"FILE: an event record of the wrong shape ({type(exc).__name__})"))
     print(json.dumps(chain))
     raise typer.Exit(0 if chain["ok"] else 1)
+
+
+def _loopback(host: str) -> bool:
+    import ipaddress
+
+    try:
+        return host == "localhost" or ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")

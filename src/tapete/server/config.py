@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from tapete.core.errors import TapeteError
-from tapete.server.accounts import ROLES, staff_who_play
+from tapete.server.accounts import PASSWORD_POLICY, ROLES, check_password, staff_who_play
 
 __all__ = ["ROLES"]
 Seconds = float                             # an alias: TableConfig has a field named `float`
@@ -69,7 +69,7 @@ class TableConfig(Strict):
 
 class UserConfig(Strict):
     username: str = Field(pattern=r"^[A-Za-z0-9_.-]{1,64}$")
-    password: str | None = None             # demo only; a deployment gives password_hash (argon2)
+    password: str | None = None             # the password policy's (accounts.py); a deployment gives password_hash (argon2)
     password_hash: str | None = None
     roles: list[Literal["player", "croupier", "chief", "cashier", "inspector"]] = Field(default_factory=lambda: ["player"])
     tables: list[str] | None = None         # staff: the tables they may work (None: all)
@@ -180,10 +180,17 @@ def check_table_values(game: Any, values: dict[str, Any]) -> None:
 
 
 def validate(config: CasinoConfig) -> CasinoConfig:
-    """Open every table with its game: the engine refuses what the jurisdiction does not allow."""
+    """Open every table with its game: the engine refuses what the jurisdiction does not allow. A user's plain
+    password meets the same policy as `tapete users` (one line: the key path and what is expected)."""
     from tapete.engine.registry import get_game
     from tapete.server.tables.shoes import open_state
 
+    for i, u in enumerate(config.users):
+        if u.password is not None:
+            try:
+                check_password(u.password, u.username)
+            except TapeteError:
+                raise TapeteError("bad-config", f"users[{i}].password: {PASSWORD_POLICY} ({u.username})") from None
     for t in config.tables:
         try:
             game = get_game(t.game)
@@ -193,6 +200,9 @@ def validate(config: CasinoConfig) -> CasinoConfig:
         except TapeteError as exc:
             raise TapeteError("bad-config", f"table {t.id} ({t.game}): {exc.message}", source=exc.source) from exc
     return config
+
+
+DEMO_PASSWORD = "tapete-demo"     # every demo login's (README, examples/casino.toml): the demo listens on loopback only
 
 
 def demo() -> CasinoConfig:
@@ -219,12 +229,12 @@ def demo() -> CasinoConfig:
         "casino": {"name": "Casino Tapete (demo)", "jurisdiction": "ES-AN"},
         "tables": tables,
         "users": [
-            {"username": "croupier", "password": "croupier", "roles": ["croupier"]},
-            {"username": "jefe", "password": "jefe", "roles": ["chief", "croupier"]},
-            {"username": "cajero", "password": "cajero", "roles": ["cashier"]},
-            {"username": "inspector", "password": "inspector", "roles": ["inspector"]},
-            {"username": "ana", "password": "ana", "roles": ["player"], "chips": 100_000},
-            {"username": "luis", "password": "luis", "roles": ["player"], "chips": 100_000},
+            {"username": "croupier", "password": DEMO_PASSWORD, "roles": ["croupier"]},
+            {"username": "jefe", "password": DEMO_PASSWORD, "roles": ["chief", "croupier"]},
+            {"username": "cajero", "password": DEMO_PASSWORD, "roles": ["cashier"]},
+            {"username": "inspector", "password": DEMO_PASSWORD, "roles": ["inspector"]},
+            {"username": "ana", "password": DEMO_PASSWORD, "roles": ["player"], "chips": 100_000},
+            {"username": "luis", "password": DEMO_PASSWORD, "roles": ["player"], "chips": 100_000},
         ],
     })
 
