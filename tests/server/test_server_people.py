@@ -267,3 +267,81 @@ def test_serve_prints_the_demo_logins(tmp_path: Any) -> None:
         proc.terminate()
         proc.wait(20)
     assert lines[2].startswith("tapete: demo logins: ") and "ana/tapete-demo (player)" in lines[2], lines
+
+
+# -- item 8: the casino file is the truth for its staff, on every start --------------------------------------
+def _file_casino(url: str, users: list[dict[str, Any]]) -> Any:
+    """A casino from exactly these [[users]] (each with PASSWORD unless given), as a restart with that file."""
+    from fastapi.testclient import TestClient
+
+    from tapete.server.config import CasinoConfig, validate
+    from tapete.server.http.app import create_app
+
+    from .conftest import FAST_ARGON2, Casino  # type: ignore[import-not-found]
+
+    config = validate(CasinoConfig.model_validate({
+        "casino": {"name": "test casino", "jurisdiction": "ES"}, "security": FAST_ARGON2, "tables": [VIVO, RULETA],
+        "users": [{"password": PASSWORD, **u} for u in users]}))
+    client = TestClient(create_app(config, url, clock=False))
+    client.__enter__()
+    return Casino(client)
+
+
+def _login(c: Any, user: str, password: str = PASSWORD) -> Any:
+    return c.client.post("/api/login", json={"username": user, "password": password})
+
+
+def test_staff_removed_demoted_or_repassworded_in_the_file_follow_it_after_a_restart(database_url: str) -> None:
+    """The found attack: a croupier removed from the casino file, a chief demoted, a cashier given a new password
+    kept, after a restart, their accounts, roles and old passwords. Now: removed → disabled (no login, sessions
+    ended), roles and password from the file, each change in the staff log; untouched staff keep their sessions;
+    players are theirs once made; re-declared, an account comes back."""
+    new_pw = "a-new-cage-password"
+    first = [{"username": "croupier", "roles": ["croupier"]}, {"username": "jefe", "roles": ["chief", "croupier"]},
+             {"username": "cajero", "roles": ["cashier"]}, {"username": "inspector", "roles": ["inspector"]},
+             {"username": "ana", "roles": ["player"], "chips": 1000}, {"username": "luis", "roles": ["player"]}]
+    one = _file_casino(database_url, first)
+    tokens = {u: one.login(u) for u in ("croupier", "jefe", "cajero", "inspector", "ana")}
+    one.client.__exit__(None, None, None)
+
+    second = [{"username": "jefe", "roles": ["croupier"], "tables": ["vivo"]},          # demoted, one table
+              {"username": "cajero", "roles": ["cashier"], "password": new_pw},         # a new password
+              {"username": "inspector", "roles": ["inspector"]},                        # unchanged
+              {"username": "ana", "roles": ["player"], "chips": 1000}]                  # croupier, luis: gone
+    two = _file_casino(database_url, second)
+    assert _login(two, "croupier").status_code == 401                                   # removed: disabled
+    assert two.client.get("/api/me", headers=tokens["croupier"]).status_code == 401     # and his session ended
+    assert two.client.get("/api/me", headers=tokens["jefe"]).status_code == 401
+    assert _login(two, "jefe").json()["roles"] == ["croupier"]
+    assert two.post("jefe", "/api/tables/ruleta/open", key=None, expect=403)["error"]["code"] == "forbidden"
+    assert two.post("jefe", "/api/tables/vivo/void", {"reason": "x"}, expect=403)["error"]["code"] == "forbidden"
+    assert _login(two, "cajero").status_code == 401 and _login(two, "cajero", new_pw).status_code == 200
+    assert two.client.get("/api/me", headers=tokens["cajero"]).status_code == 401
+    assert two.client.get("/api/me", headers=tokens["inspector"]).status_code == 200   # unchanged: still logged in
+    assert two.client.get("/api/me", headers=tokens["ana"]).json()["balance"] == 1000  # a player: untouched
+    assert _login(two, "luis").status_code == 200                                       # a player removed: his own
+    log = two.get("inspector", "/api/staff-log")
+    assert log["chain"]["ok"]
+    done = {(r["actor"], r["action"], r["subject"]) for r in log["records"]}
+    assert {("config", "account-disabled", "croupier"), ("config", "roles-granted", "jefe"),
+            ("config", "password-set", "cajero")} <= done
+    assert not {r for r in done if r[2] in ("inspector", "ana") and r[1] not in ("account-created", "deposit")}
+    two.client.__exit__(None, None, None)
+
+    three = _file_casino(database_url, [*second, {"username": "croupier", "roles": ["croupier"]}])   # back
+    assert _login(three, "croupier").json()["roles"] == ["croupier"]
+    three.client.__exit__(None, None, None)
+
+
+def test_the_operators_own_staff_are_not_the_files(database_url: str) -> None:
+    """An account made with `tapete users add` and never named by the file survives every start."""
+    from tapete.cli import app
+
+    one = _file_casino(database_url, [{"username": "inspector", "roles": ["inspector"]}])
+    made = CliRunner().invoke(app, ["users", "add", "noche", "-r", "croupier", "--password-stdin", "--database", database_url],
+                              input="correct-horse-battery\n")
+    assert made.exit_code == 0, made.output
+    one.client.__exit__(None, None, None)
+    two = _file_casino(database_url, [{"username": "inspector", "roles": ["inspector"]}])
+    assert _login(two, "noche", "correct-horse-battery").json()["roles"] == ["croupier"]
+    two.client.__exit__(None, None, None)

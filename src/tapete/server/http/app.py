@@ -24,7 +24,7 @@ from tapete.core.errors import TapeteError
 from tapete.server.audit import chains as audit
 from tapete.server.audit import staff_log
 from tapete.server.config import CasinoConfig
-from tapete.server.http import live, security, views, web
+from tapete.server.http import live, roster, security, views, web
 from tapete.server.http.auth import Auth, User, check_password
 from tapete.server.http.fanout import Fanout
 from tapete.server.http.fanout import dumps as fanout_dumps
@@ -126,10 +126,9 @@ class Server:
         self.db.migrate()
         cage.ensure_house_accounts(self.db)
         self.service.sync_tables()
+        created = roster.apply(self.auth, self.config.users)     # the file is the truth for its staff (roster.py)
         for u in self.config.users:
-            created = self.auth.create_user(u.username, password=u.password, password_hash=u.password_hash,
-                                            roles=u.roles, tables=u.tables, actor="config")
-            if created and u.chips and "player" in u.roles:
+            if u.username in created and u.chips and "player" in u.roles:
                 cage.deposit(self.db, u.username, u.chips, actor="config", memo="demo chips")
         circle.seat_configured(self.service)
 

@@ -36,6 +36,7 @@ from tapete.server.storage.db import Database, attempts, sessions, users
 
 SESSION_CACHE_S = 5.0
 CACHE_PRUNE_AT = 1024
+DISABLED = "!disabled"       # the password hash of a disabled account: no password verifies against it
 
 
 @dataclass(frozen=True)
@@ -175,7 +176,10 @@ class Auth:
 
     def set_password(self, username: str, password: str, actor: str) -> None:
         check_password(password, username)
-        hashed = self.hasher.hash(password)
+        self.set_password_hash(username, self.hasher.hash(password), actor)
+
+    def set_password_hash(self, username: str, hashed: str, actor: str) -> None:
+        """A new password (its argon2 hash): the account's sessions and streams end."""
         with self.db.write() as conn:
             if conn.execute(update(users).where(users.c.username == username).values(password_hash=hashed)).rowcount == 0:
                 raise TapeteError("unknown-user", f"no user {username!r}")
@@ -185,9 +189,37 @@ class Auth:
             self._cache.clear()
         self.live.end(username=username)
 
+    def disable(self, username: str, actor: str) -> None:
+        """No roles, no password that verifies (DISABLED is no argon2 hash), no session, no stream: the account
+        stays (its wallet, its name in the logs) and comes back only by an operator's new password and roles."""
+        with self.db.write() as conn:
+            found = conn.execute(select(users.c.roles, users.c.tables).where(users.c.username == username)).first()
+            if found is None:
+                raise TapeteError("unknown-user", f"no user {username!r}")
+            conn.execute(update(users).where(users.c.username == username).values(roles="", tables=None,
+                                                                                  password_hash=DISABLED))
+            staff_log.record(conn, actor, "account-disabled", username,
+                             {"was": {"roles": [r for r in found[0].split(",") if r], "tables": found[1]}})
+            conn.execute(delete(sessions).where(sessions.c.username == username))
+        with self._lock:
+            self._cache.clear()
+        self.live.end(username=username)
+
+    def account(self, username: str) -> tuple[User, str] | None:
+        """The account and its stored password hash (the casino file's start-up check compares them)."""
+        with self.db.read() as conn:
+            row = conn.execute(select(users.c.roles, users.c.tables, users.c.password_hash)
+                               .where(users.c.username == username)).first()
+        if row is None:
+            return None
+        return User(username, frozenset(r for r in row[0].split(",") if r), tuple(row[1]) if row[1] is not None else None), row[2]
+
+    def password_is(self, stored: str, password: str) -> bool:
+        return self._verify(stored, password)
+
     def list_users(self) -> list[dict[str, object]]:
         with self.db.read() as conn:
-            return [{"user": r[0], "roles": r[1].split(","), "tables": r[2]}
+            return [{"user": r[0], "roles": [x for x in r[1].split(",") if x], "tables": r[2]}
                     for r in conn.execute(select(users.c.username, users.c.roles, users.c.tables).order_by(users.c.username))]
 
     def user(self, username: str) -> User | None:
