@@ -345,3 +345,116 @@ def test_the_operators_own_staff_are_not_the_files(database_url: str) -> None:
     two = _file_casino(database_url, [{"username": "inspector", "roles": ["inspector"]}])
     assert _login(two, "noche", "correct-horse-battery").json()["roles"] == ["croupier"]
     two.client.__exit__(None, None, None)
+
+
+# -- item 11: sockets, frames and streams bounded -------------------------------------------------------------
+@pytest.fixture
+def small_server(tmp_path: Any) -> Iterator[Any]:
+    """`tapete serve` under an open-file limit of 256 (soft and hard: it cannot raise it), a 1 s head deadline."""
+    import resource
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    from .conftest import FAST_ARGON2, free_port  # type: ignore[import-not-found]
+
+    port = free_port()
+    config = tmp_path / "casino.toml"
+    config.write_text("[security]\n" + "".join(f"{k} = {v}\n" for k, v in FAST_ARGON2.items()) + "header_timeout_s = 1\n"
+                      '[[tables]]\nid = "ruleta"\ngame = "roulette-french"\njurisdiction = "ES"\nauto = false\n'
+                      'table = { minimum = 100 }\n'
+                      f'[[users]]\nusername = "ana"\npassword = "{PASSWORD}"\n', encoding="utf-8")
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
+
+    log = open(tmp_path / "serve.log", "wb")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen([sys.executable, "-m", "tapete.cli", "serve", "--port", str(port), "--config", str(config),
+                             "--database", f"sqlite:///{tmp_path / 'c.db'}", "--log-level", "warning"],
+                            stdout=log, stderr=subprocess.STDOUT, preexec_fn=limit)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            assert proc.poll() is None, (tmp_path / "serve.log").read_text()
+            try:
+                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(20)
+        log.close()
+
+
+def test_idle_sockets_never_lock_out_a_request(small_server: int) -> None:
+    """The found attack: ~1,100 idle sockets under a 1,024-file limit and nobody else got in. Here 400 idle sockets
+    under a 256-file limit: a normal request is still answered (the oldest idle connections make room), and a
+    head dribbled a byte at a time is cut at its deadline."""
+    import socket
+
+    import httpx
+
+    idle = []
+    try:
+        for _ in range(400):
+            idle.append(socket.create_connection(("127.0.0.1", small_server), timeout=10))
+        r = httpx.get(f"http://127.0.0.1:{small_server}/api/health", timeout=20)
+        assert r.status_code == 200
+    finally:
+        for s in idle:
+            s.close()
+    with socket.create_connection(("127.0.0.1", small_server), timeout=10) as slow:
+        slow.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+        closed = False
+        for _ in range(40):                         # one byte every 0.25 s: 10 s if nothing cut it
+            try:
+                slow.sendall(b"X")
+                slow.settimeout(0.25)
+                if slow.recv(1024) == b"":
+                    closed = True
+                    break
+            except TimeoutError:
+                continue
+            except OSError:
+                closed = True
+                break
+        assert closed, "a head dribbled byte by byte held its connection past the head deadline"
+
+
+def test_websocket_frames_are_small(small_server: int) -> None:
+    """The anonymous lobby stream took 16 MiB frames (40 sockets: +1.2 GiB): now a message over 16 KiB closes the
+    socket (1009, too big) before it is buffered."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    with connect(f"ws://127.0.0.1:{small_server}/api/lobby/stream", max_size=None, open_timeout=10) as ws:
+        ws.recv(timeout=10)
+        ws.send("ping")
+        ws.send("x" * (1 << 20))
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+def test_one_address_takes_only_its_share_of_the_lobby_streams(make_casino: Any, sqlite_url: str,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lobby stream needs no session: one address holds at most LOBBY_PER_ADDRESS of them (1013 busy), the
+    casino-wide bound stays for everyone else."""
+    from starlette.websockets import WebSocketDisconnect
+
+    import tapete.server.http.web as web
+
+    monkeypatch.setattr(web, "LOBBY_PER_ADDRESS", 2)
+    c = make_casino([RULETA], sqlite_url)
+    with c.client.websocket_connect("/api/lobby/stream") as one, c.client.websocket_connect("/api/lobby/stream") as two:
+        assert one.receive_json()["id"] == two.receive_json()["id"] == "ruleta"
+        with c.client.websocket_connect("/api/lobby/stream") as third, pytest.raises(WebSocketDisconnect) as closed:
+            third.receive_json()
+        assert closed.value.code == 1013
+    with c.client.websocket_connect("/api/lobby/stream") as again:
+        assert again.receive_json()["id"] == "ruleta"

@@ -64,8 +64,11 @@ def serve(
     # only from security.trusted_proxies (tapete/server/http/security.py)
     # ws_per_message_deflate off: a stream record is a few hundred bytes, and compressing it once per watcher
     # cost more than serialising it (docs/performance.md, the 1,000-watcher broadcast)
+    from tapete.server.http.sockets import uvicorn_settings
+
     uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False, timeout_graceful_shutdown=3,
-                proxy_headers=False, ws_per_message_deflate=False)
+                proxy_headers=False, ws_per_message_deflate=False,
+                **uvicorn_settings(casino.security))    # deadlines, a connection cap, small WebSocket frames
 
 
 def verify(file: Annotated[str, typer.Argument(help="a round record (GET /api/rounds/ID), or - for stdin")]) -> None:

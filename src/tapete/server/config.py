@@ -96,6 +96,11 @@ class Security(Strict):
     hash_workers: int = Field(2, ge=1)      # argon2 hashes at once (a bounded pool: reads never wait behind it)
     max_body_kib: int = Field(64, ge=1)     # larger request bodies are refused (413) before they are read
     trusted_proxies: list[str] = Field(default_factory=list)   # addresses whose X-Forwarded-For/-Proto count
+    # sockets (server/http/sockets.py): a request head within header_timeout_s of connecting (or of the last
+    # answer), its body within body_timeout_s; at most max_connections open (0: the open-file limit less a reserve)
+    header_timeout_s: float = Field(10.0, gt=0)
+    body_timeout_s: float = Field(30.0, gt=0)
+    max_connections: int = Field(0, ge=0)
 
 
 class Casino(Strict):
