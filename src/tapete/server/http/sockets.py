@@ -77,7 +77,8 @@ class GuardedHTTP:
 
     def connection_made(self, transport: asyncio.Transport) -> None:
         self._deadline: asyncio.TimerHandle | None = None
-        self._head_bytes = 0
+        self._head_bytes = 0                            # >= 0: waiting for a head (bytes of it so far)
+        self._body_done = False
         self._opened = self.loop.time()
         super().connection_made(transport)  # type: ignore[misc]
         self._arm(self.HEAD_TIMEOUT_S)
@@ -85,33 +86,36 @@ class GuardedHTTP:
             self._make_room()
 
     def data_received(self, data: bytes) -> None:
-        if self._head_bytes >= 0:                       # still waiting for the head
+        waiting = self._head_bytes >= 0
+        super().data_received(data)  # type: ignore[misc]
+        if waiting and self._head_bytes >= 0:           # still no complete head (a read holds at most 256 KiB)
             self._head_bytes += len(data)
             if self._head_bytes > MAX_HEAD_BYTES:
                 self._close()
-                return
-        super().data_received(data)  # type: ignore[misc]
 
     def on_headers_complete(self) -> None:              # httptools
         self._head_in()
         super().on_headers_complete()  # type: ignore[misc]
 
+    def on_message_complete(self) -> None:              # httptools: the body is in
+        self._body_in()
+        super().on_message_complete()  # type: ignore[misc]
+
     def handle_events(self) -> None:                    # h11: the head is in once a cycle exists, the body
         super().handle_events()  # type: ignore[misc]   # once it says no more
         if self._head_bytes >= 0 and self.cycle is not None and not self.cycle.response_complete:
             self._head_in()
-        if self._head_bytes < 0 and self.cycle is not None and not self.cycle.more_body:
-            self._disarm()
-
-    def on_message_complete(self) -> None:              # httptools: the body is in
-        self._disarm()
-        super().on_message_complete()  # type: ignore[misc]
+        if self._head_bytes < 0 and not self._body_done and self.cycle is not None and not self.cycle.more_body:
+            self._body_in()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()  # type: ignore[misc]
-        if not self.transport.is_closing() and not self.pipeline:
-            self._head_bytes = 0                        # the next request's head, from now
-            self._arm(self.HEAD_TIMEOUT_S)
+        if self.transport.is_closing() or self.pipeline:
+            return
+        if self._body_done:
+            self._await_head()
+        else:                                           # answered early (413): the rest of the body, still bounded
+            self._arm(self.BODY_TIMEOUT_S)
 
     def handle_websocket_upgrade(self, *args: Any) -> None:
         self._disarm()
@@ -123,8 +127,18 @@ class GuardedHTTP:
 
     # -- the deadlines and the cap ----------------------------------------------------------------------
     def _head_in(self) -> None:
-        self._head_bytes = -1
+        self._head_bytes, self._body_done = -1, False
         self._arm(self.BODY_TIMEOUT_S)
+
+    def _body_in(self) -> None:
+        self._body_done = True
+        self._disarm()
+        if self.cycle is not None and self.cycle.response_complete and not self.pipeline:
+            self._await_head()                          # the answer went first: the next head, from now
+
+    def _await_head(self) -> None:
+        self._head_bytes = 0
+        self._arm(self.HEAD_TIMEOUT_S)
 
     def _arm(self, seconds: float) -> None:
         self._disarm()
