@@ -58,7 +58,8 @@ def uvicorn_settings(security: Security) -> dict[str, Any]:
     cap = connection_cap(security, raise_file_limit())
     protocol = type("GuardedHTTP", (GuardedHTTP, AutoHTTPProtocol), {
         "HEAD_TIMEOUT_S": security.header_timeout_s, "BODY_TIMEOUT_S": security.body_timeout_s, "CAP": cap})
-    return {"http": protocol, "ws_max_size": WS_MAX_SIZE, "ws_max_queue": WS_MAX_QUEUE, "timeout_keep_alive": 5}
+    return {"http": protocol, "ws_max_size": WS_MAX_SIZE, "ws_max_queue": WS_MAX_QUEUE, "timeout_keep_alive": 5,
+            "h11_max_incomplete_event_size": MAX_HEAD_BYTES}     # h11 (where httptools is missing) bounds it too
 
 
 class GuardedHTTP:
@@ -73,7 +74,7 @@ class GuardedHTTP:
     connections: set[Any]
     transport: asyncio.Transport
     cycle: Any
-    pipeline: Any
+    pipeline: Any = ()            # httptools queues pipelined requests here; h11 has none (this default)
 
     def connection_made(self, transport: asyncio.Transport) -> None:
         self._deadline: asyncio.TimerHandle | None = None
