@@ -168,7 +168,8 @@ class Auth:
                 raise TapeteError("unknown-user", f"no user {username!r}")
             conn.execute(update(users).where(users.c.username == username).values(roles=",".join(sorted(set(roles))), tables=tables))
             staff_log.record(conn, actor, "roles-granted", username, {"roles": sorted(set(roles)), "tables": tables,
-                                                                       "was": {"roles": found[0].split(","), "tables": found[1]}})
+                                                                       "was": {"roles": [r for r in found[0].split(",") if r],
+                                                                               "tables": found[1]}})
             conn.execute(delete(sessions).where(sessions.c.username == username))      # new roles: log in again
         with self._lock:
             self._cache.clear()
