@@ -46,7 +46,7 @@ RATE = 1000           # offered bets/s
 WATCHERS = 1000
 HERE = Path(__file__).parent
 NOTE = ""
-PASSWORD = "bench-pw"
+PASSWORD = "bench-passphrase-1"   # the casino file's password policy (10+ characters)
 
 
 # -- the server under test --------------------------------------------------------------------------

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # Where the screenshots go: an ignored folder, so that a test run leaves the tree as it found it; `make
 # screenshots` sets TAPETE_SCREENSHOTS=docs/screenshots to refresh the ones docs/browser.md shows.
 SCREENSHOTS = ROOT / os.environ.get("TAPETE_SCREENSHOTS", "build/screenshots")
-PASSWORD = "secret-pw"
+PASSWORD = "secret-pw-2026"
 VIEWPORT = {"width": 1280, "height": 800}
 
 TABLES: list[dict[str, Any]] = [

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-PASSWORD = "pw-secret"
+PASSWORD = "pw-secret-2026"
 HOLDEM = {"minimum": 200, "seats": [{"seat": 1, "player": "ana", "stack": 20000}, {"seat": 2, "player": "luis", "stack": 20000}]}
 
 

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 FAST_ARGON2 = {"argon2_time_cost": 1, "argon2_memory_kib": 8, "login_attempts": 5}
-PASSWORD = "secret-pw"
+PASSWORD = "secret-pw-2026"
 
 
 # -- PostgreSQL ---------------------------------------------------------------------------------------

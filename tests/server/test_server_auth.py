@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 
+from .conftest import PASSWORD  # type: ignore[import-not-found]
+
 TABLE = {"id": "ruleta", "game": "roulette-french", "jurisdiction": "ES", "auto": False, "table": {"minimum": 100}}
 OTHER = {"id": "ruleta-b", "game": "roulette-french", "jurisdiction": "ES", "source": "croupier", "auto": False,
          "table": {"minimum": 100}}
@@ -133,7 +135,7 @@ def test_login_is_rate_limited(casino: Any) -> None:
     for _ in range(5):
         r = casino.client.post("/api/login", json={"username": "eva", "password": "wrong"})
         assert r.status_code == 401
-    r = casino.client.post("/api/login", json={"username": "eva", "password": "secret-pw"})
+    r = casino.client.post("/api/login", json={"username": "eva", "password": PASSWORD})
     assert r.status_code == 429 and r.json()["error"]["code"] == "too-many-attempts"
 
 

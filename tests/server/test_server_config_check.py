@@ -106,7 +106,7 @@ def test_every_substance_error_is_reported_at_once(tmp_path: Path) -> None:
         "takes no keyed cards); expected source = \"rng\"",
         "users[0] (jefa).tables[0]: 'dados-9' is not a table of this casino (its tables: ruleta-1, ruleta-2, "
         "pai-gow-1, craps-1, blackjack-1)",
-        "users[0] (jefa).password: a password has at least 10 characters",
+        "users[0].password: at least 10 characters, not a common password, not the user's name (jefa)",
     ], lines
 
 

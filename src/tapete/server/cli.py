@@ -40,6 +40,9 @@ def serve(
         cli_args.at_most(port, 65535, "--port")
         if log_level.lower() not in LOG_LEVELS:
             raise TapeteError("bad-option", f"--log-level is one of {', '.join(LOG_LEVELS)} (got {log_level!r})")
+        if config is None and not _loopback(host):     # the demo's passwords are published: never beyond this host
+            raise TapeteError("bad-option", f"--host {host}: the demo casino (no --config) listens on loopback only "
+                              "(127.0.0.1, ::1, localhost); give a casino file to listen there")
         if config is not None:
             cli_args.read_text(config, "--config", allow_stdin=False, code="bad-config")
             from tapete.server.config_check import check_file
@@ -74,12 +77,18 @@ def serve(
     where = f"[{host}]" if ":" in host else host
     typer.echo(f"tapete: {casino.casino.name}, {len(casino.tables)} tables, database {url.split('@')[-1]}")
     typer.echo(f"tapete: http://{where}:{port}/   (the lobby; API: /api/tables, docs: http://{where}:{port}/docs)")
+    if config is None:
+        typer.echo("tapete: demo logins: " + ", ".join(f"{u.username}/{u.password} ({'+'.join(u.roles)})"
+                                                      for u in casino.users))
     # proxy_headers off: uvicorn would take X-Forwarded-For from any local peer; the app's edge honours it
     # only from security.trusted_proxies (tapete/server/http/security.py)
     # ws_per_message_deflate off: a stream record is a few hundred bytes, and compressing it once per watcher
     # cost more than serialising it (docs/performance.md, the 1,000-watcher broadcast)
+    from tapete.server.http.sockets import uvicorn_settings
+
     settings = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
-                              timeout_graceful_shutdown=3, proxy_headers=False, ws_per_message_deflate=False)
+                              timeout_graceful_shutdown=3, proxy_headers=False, ws_per_message_deflate=False,
+                              **uvicorn_settings(casino.security))    # deadlines, a connection cap, small WebSocket frames
     _stop_on_sigterm()
     with contextlib.suppress(KeyboardInterrupt):   # uvicorn re-raises Ctrl-C once stopped: a stop asked for is exit 0
         uvicorn.Server(settings).run(sockets=[sock])
@@ -303,6 +312,15 @@ def _verify_database(database: str | None, head: list[str], as_json: bool) -> No
         counts = ", ".join(f"{n} {what}" for what, n in report.checked.items())
         print(f"{'the books hold' if report.ok else f'{len(report.problems)} discrepancies'}: checked {counts}")
     raise typer.Exit(0 if report.ok else 1)
+
+
+def _loopback(host: str) -> bool:
+    import ipaddress
+
+    try:
+        return host == "localhost" or ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")

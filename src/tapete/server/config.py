@@ -17,8 +17,9 @@ from zoneinfo import ZoneInfo
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from tapete.core.errors import TapeteError
+from tapete.server.accounts import PASSWORD_POLICY, ROLES, check_password, staff_who_play
 
-ROLES = ("player", "croupier", "chief", "cashier", "inspector")
+__all__ = ["ROLES"]
 Seconds = float                             # an alias: TableConfig has a field named `float`
 HOURS = re.compile(r"^(\d{2}):(\d{2})-(\d{2}):(\d{2})$")
 
@@ -68,7 +69,7 @@ class TableConfig(Strict):
 
 class UserConfig(Strict):
     username: str = Field(pattern=r"^[A-Za-z0-9_.-]{1,64}$")
-    password: str | None = None             # demo only; a deployment gives password_hash (argon2)
+    password: str | None = None             # the password policy's (accounts.py); a deployment gives password_hash (argon2)
     password_hash: str | None = None
     roles: list[Literal["player", "croupier", "chief", "cashier", "inspector"]] = Field(default_factory=lambda: ["player"])
     tables: list[str] | None = None         # staff: the tables they may work (None: all)
@@ -78,8 +79,9 @@ class UserConfig(Strict):
     def _secret(self) -> UserConfig:
         if not self.password and not self.password_hash:
             raise ValueError(f"user {self.username}: give password or password_hash")
-        if {"cashier", "player"} <= set(self.roles):
-            raise ValueError(f"user {self.username}: no account is both cashier and player")
+        if staff_who_play(self.roles):     # docs/rulings.md#staff-never-play
+            raise ValueError(f"user {self.username}: no account is both {', '.join(staff_who_play(self.roles))} and "
+                             "player (staff never play)")
         return self
 
 
@@ -96,6 +98,11 @@ class Security(Strict):
     trusted_proxies: list[str] = Field(default_factory=list)   # addresses whose X-Forwarded-For/-Proto count
     verify_every_s: float = Field(300.0, ge=0)  # the audit chains and ledger re-verified this often (0: at start only)
     metrics_token: str | None = Field(None, min_length=16)   # /metrics for `Authorization: Bearer TOKEN`; none: loopback only
+    # sockets (server/http/sockets.py): a request head within header_timeout_s of connecting (or of the last
+    # answer), its body within body_timeout_s; at most max_connections open (0: the open-file limit less a reserve)
+    header_timeout_s: float = Field(10.0, gt=0)
+    body_timeout_s: float = Field(30.0, gt=0)
+    max_connections: int = Field(0, ge=0)
 
 
 class Casino(Strict):
@@ -184,6 +191,12 @@ def validate(config: CasinoConfig) -> CasinoConfig:
     table of each family can do is the table service's check at start: tables/adapters.py `check_live`.)"""
     from tapete.catalog import get_game
 
+    for i, u in enumerate(config.users):
+        if u.password is not None:
+            try:
+                check_password(u.password, u.username)
+            except TapeteError:
+                raise TapeteError("bad-config", f"users[{i}].password: {PASSWORD_POLICY} ({u.username})") from None
     for t in config.tables:
         try:
             game = get_game(t.game)
@@ -193,6 +206,9 @@ def validate(config: CasinoConfig) -> CasinoConfig:
         except TapeteError as exc:
             raise TapeteError("bad-config", f"table {t.id} ({t.game}): {exc.message}", source=exc.source) from exc
     return config
+
+
+DEMO_PASSWORD = "tapete-demo"     # every demo login's (README, examples/casino.toml): the demo listens on loopback only
 
 
 def demo() -> CasinoConfig:
@@ -219,12 +235,12 @@ def demo() -> CasinoConfig:
         "casino": {"name": "Casino Tapete (demo)", "jurisdiction": "ES-AN"},
         "tables": tables,
         "users": [
-            {"username": "croupier", "password": "croupier", "roles": ["croupier"]},
-            {"username": "jefe", "password": "jefe", "roles": ["chief", "croupier"]},
-            {"username": "cajero", "password": "cajero", "roles": ["cashier"]},
-            {"username": "inspector", "password": "inspector", "roles": ["inspector"]},
-            {"username": "ana", "password": "ana", "roles": ["player"], "chips": 100_000},
-            {"username": "luis", "password": "luis", "roles": ["player"], "chips": 100_000},
+            {"username": "croupier", "password": DEMO_PASSWORD, "roles": ["croupier"]},
+            {"username": "jefe", "password": DEMO_PASSWORD, "roles": ["chief", "croupier"]},
+            {"username": "cajero", "password": DEMO_PASSWORD, "roles": ["cashier"]},
+            {"username": "inspector", "password": DEMO_PASSWORD, "roles": ["inspector"]},
+            {"username": "ana", "password": DEMO_PASSWORD, "roles": ["player"], "chips": 100_000},
+            {"username": "luis", "password": DEMO_PASSWORD, "roles": ["player"], "chips": 100_000},
         ],
     })
 

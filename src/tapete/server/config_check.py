@@ -89,8 +89,8 @@ def check_data(data: dict[str, Any]) -> list[str]:
 
 def substance_problems(config: Any) -> list[str]:
     from tapete.catalog import all_games, get_game
+    from tapete.server.accounts import PASSWORD_POLICY, check_password
     from tapete.server.config import check_table_values
-    from tapete.server.http.auth import check_password
     from tapete.server.tables.adapters import adapter_for
 
     problems: list[str] = []
@@ -128,8 +128,8 @@ def substance_problems(config: Any) -> list[str]:
         if u.password:
             try:
                 check_password(u.password, u.username)
-            except TapeteError as exc:
-                problems.append(f"users[{i}] ({u.username}).password: {exc.message}")
+            except TapeteError:
+                problems.append(f"users[{i}].password: {PASSWORD_POLICY} ({u.username})")
     return problems
 
 

@@ -25,7 +25,7 @@ from tapete.core.errors import TapeteError
 from tapete.server.audit import chains as audit
 from tapete.server.audit import staff_log
 from tapete.server.config import CasinoConfig
-from tapete.server.http import security, views, web
+from tapete.server.http import live, roster, security, views, web
 from tapete.server.http.auth import Auth, User, check_password
 from tapete.server.http.fanout import Fanout
 from tapete.server.http.fanout import drain as _drain
@@ -125,10 +125,9 @@ class Server:
         self.db.ensure_schema()
         cage.ensure_house_accounts(self.db)
         self.service.sync_tables()
+        created = roster.apply(self.auth, self.config.users)     # the file is the truth for its staff (roster.py)
         for u in self.config.users:
-            created = self.auth.create_user(u.username, password=u.password, password_hash=u.password_hash,
-                                            roles=u.roles, tables=u.tables, actor="config")
-            if created and u.chips and "player" in u.roles:
+            if u.username in created and u.chips and "player" in u.roles:
                 cage.deposit(self.db, u.username, u.chips, actor="config", memo="demo chips")
         circle.seat_configured(self.service)
 
@@ -466,8 +465,8 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         """Place one or more bets while bets are open: group-committed with the other bets reaching the
         table meanwhile (batch.py), answered once the transaction holding them has committed."""
         service.spec(table_id)
-        if not user.has("player"):
-            raise TapeteError("forbidden", "only players bet")
+        if not user.plays():      # staff never play (docs/rulings.md#staff-never-play), not even an older account
+            raise TapeteError("forbidden", "only players bet" if not user.has("player") else "staff never play")
         items = [b.model_dump() for b in body.bets]
         answer = await server.writers.bet(table_id, user.username, items, idem(user, idempotency_key, request, body))
         return Response(fanout_dumps(answer), media_type="application/json")
@@ -479,6 +478,8 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         service.spec(table_id)
         if not user.has("player", "croupier", "chief"):
             raise TapeteError("forbidden", f"{user.username} does not play or deal")
+        if user.has("player") and not user.plays():
+            raise TapeteError("forbidden", "staff never play: an account both staff and player neither plays nor deals")
         if user.has("croupier", "chief") and not user.has("player"):
             staff(user, table_id, "croupier", "chief")
         roles = set(user.roles) if user.works(table_id) else set(user.roles) - {"croupier", "chief"}
@@ -495,8 +496,8 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         """The one shape of the seat endpoints: the table exists, the caller is a player (else `refusal`), and the
         seat action runs with his own wallet under his Idempotency-Key."""
         service.spec(table_id)
-        if not user.has("player"):
-            raise TapeteError("forbidden", refusal)
+        if not user.plays():
+            raise TapeteError("forbidden", refusal if not user.has("player") else "staff never play")
         return action(service, table_id, user.username, *args, idem(user, *key))
 
     @app.post("/api/tables/{table_id}/seats", tags=["play"])
@@ -661,7 +662,8 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         a close before it would reach the client as a bare HTTP 403."""
         try:
             service.spec(table_id)
-            viewer = await asyncio.to_thread(auth.authenticate, security.websocket_token(websocket, token))
+            token = security.websocket_token(websocket, token)
+            viewer = await asyncio.to_thread(auth.authenticate, token)
         except TapeteError as exc:
             await websocket.accept()
             code = {"unauthenticated": 4401, "forbidden": 4403}.get(exc.code, 4404)
@@ -670,6 +672,8 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         await websocket.accept()
         queue = server.broadcaster.subscribe(table_id)
         circle_table = circle.table_stakes(service.game(service.spec(table_id)))
+        session = auth.live.open(token or "", viewer.username)      # it ends with its session (live.py)
+        ended = asyncio.create_task(_session_ends(session, auth, token, viewer))
         try:
             snapshot = await asyncio.to_thread(_snapshot, service, db, table_id)
             server.broadcaster.mark(table_id, snapshot["seq"])
@@ -677,12 +681,12 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
             after = snapshot["seq"]
             reader = asyncio.create_task(_drain(websocket))
             staff = sees_table(viewer, table_id, "croupier", "chief", "inspector")
-            while not reader.done():
+            while not reader.done() and not ended.done():
                 items = []
                 if queue.empty():
                     getter = asyncio.create_task(queue.get())
-                    done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
-                    if getter not in done:
+                    done, _ = await asyncio.wait({getter, reader, ended}, return_when=asyncio.FIRST_COMPLETED)
+                    if getter not in done or ended.done():
                         getter.cancel()
                         break
                     items.append(getter.result())
@@ -703,9 +707,13 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
                         view = "staff" if staff else viewer.username if viewer.username in fanout.named(table_id, item) else ""
                         await websocket.send_text(await fanout.text(
                             (table_id, item["seq"], view), lambda item=item: public(table_id, item, viewer)))
+            if ended.done():
+                await websocket.close(code=live.CLOSE_CODE, reason="session-ended")
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            ended.cancel()
+            auth.live.close(session)
             server.broadcaster.unsubscribe(table_id, queue)
 
 
@@ -728,5 +736,21 @@ def _snapshot(service: TableService, db: Database, table_id: str) -> dict[str, A
     with db.read() as conn:
         seq = conn.execute(select(casino_tables.c.log_seq).where(casino_tables.c.id == table_id)).scalar_one()
         return {"seq": seq, "table": service.summary(conn, table_id)}
+
+
+async def _session_ends(session: live.Stream, auth: Auth, token: str | None, viewer: User) -> None:
+    """Return when the stream's session ends: at once on a logout or a change of the account in this process,
+    else at the next check (every live.RECHECK_S) that finds the session gone or the account changed."""
+    while True:
+        try:
+            await asyncio.wait_for(session.ended.wait(), live.RECHECK_S)
+            return
+        except TimeoutError:
+            pass
+        try:
+            if await asyncio.to_thread(auth.authenticate, token) != viewer:     # roles or tables changed
+                return
+        except TapeteError:                                                      # logged out, expired, removed
+            return
 
 

@@ -9,51 +9,34 @@ A token is 32 random bytes; the database keeps only its SHA-256. Sessions are ca
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import secrets
 import threading
 import time
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select, text, update
 
 from tapete.core.errors import TapeteError
+from tapete.server.accounts import (  # noqa: F401 - the policy, re-exported for the routes
+    MIN_PASSWORD,
+    STAFF_ROLES,
+    check_password,
+    check_roles,
+    common_passwords,
+)
 from tapete.server.audit import staff_log
 from tapete.server.config import Security
+from tapete.server.http.live import LiveSessions
 from tapete.server.money import ledger
 from tapete.server.storage.db import Database, attempts, sessions, users
 
 SESSION_CACHE_S = 5.0
 CACHE_PRUNE_AT = 1024
-STAFF_ROLES = frozenset({"croupier", "chief", "cashier", "inspector"})
-MIN_PASSWORD = 10
-
-
-def check_roles(roles: list[str] | tuple[str, ...] | frozenset[str]) -> None:
-    """The one combination refused whoever creates the account: a cashier who plays could fund his own bets."""
-    if {"cashier", "player"} <= set(roles):
-        raise TapeteError("forbidden", "no account is both cashier and player: the cage never serves its own wallet")
-
-
-def check_password(password: str, username: str = "") -> None:
-    """At least MIN_PASSWORD characters, not the user's name, not among the commonest passwords (shipped list)."""
-    if len(password) < MIN_PASSWORD:
-        raise TapeteError("weak-password", f"a password has at least {MIN_PASSWORD} characters")
-    folded = password.strip().lower()
-    rest = "".join(ch for ch in folded.replace(username.lower(), "") if ch.isalnum()) if username else folded
-    if folded in common_passwords() or len(rest) < 4:
-        raise TapeteError("weak-password", "this password is among the commonest or follows from the user's name: choose another")
-
-
-@functools.cache
-def common_passwords() -> frozenset[str]:
-    text = resources.files("tapete.server.http").joinpath("common_passwords.txt").read_text(encoding="utf-8")
-    return frozenset(line.strip().lower() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+DISABLED = "!disabled"       # the password hash of a disabled account: no password verifies against it
 
 
 @dataclass(frozen=True)
@@ -65,13 +48,22 @@ class User:
     def has(self, *roles: str) -> bool:
         return bool(self.roles & set(roles))
 
+    def plays(self) -> bool:
+        """A player and nothing else: staff never play (an account left with both by an older version bets nowhere)."""
+        return "player" in self.roles and not self.roles & STAFF_ROLES
+
     def works(self, table_id: str) -> bool:
         return self.tables is None or table_id in self.tables
 
 
 class RateLimiter:
     """At most `limit` attempts per `window` seconds per key (a username, an address), counted in the
-    database: every process of the casino sees the same count, and a restart forgets nothing."""
+    database: every process of the casino sees the same count, and a restart forgets nothing.
+
+    An attempt is recorded *before* the password is verified, in the transaction that counts (`reserve`): SQLite's
+    single writer, and on PostgreSQL a transaction-scoped advisory lock per key, make count-and-record one step, so
+    a burst of logins in parallel gets `limit` verifications, not one per request (issue 26, item 11). A login that
+    succeeds takes its records back (`release`): the limit counts failed and pending logins."""
 
     SWEEP_S = 60.0
 
@@ -83,33 +75,58 @@ class RateLimiter:
 
     def blocked(self, *keys: str, limit: int | None = None) -> float:
         """Seconds until every key may try again (0 when all may now)."""
-        now = time.time()
-        limit = limit or self.limit
         with self.db.read() as conn:
-            found = conn.execute(select(attempts.c.key, func.count(), func.min(attempts.c.ts))
-                                 .where(attempts.c.key.in_(keys), attempts.c.ts > now - self.window)
-                                 .group_by(attempts.c.key)).all()
+            return self._wait(conn, keys, limit or self.limit, time.time())
+
+    def _wait(self, conn: Any, keys: tuple[str, ...], limit: int, now: float) -> float:
+        found = conn.execute(select(attempts.c.key, func.count(), func.min(attempts.c.ts))
+                             .where(attempts.c.key.in_(keys), attempts.c.ts > now - self.window)
+                             .group_by(attempts.c.key)).all()
         waits = [first + self.window - now for _, n, first in found if n >= limit]
         return max(waits, default=0.0)
+
+    def reserve(self, *keys: str, limit: int | None = None, what: str = "attempts") -> list[int]:
+        """Count and record one attempt of each key in one step; too-many-attempts (nothing recorded) when any
+        key has had `limit` this window. Returns the records' ids (for `release`)."""
+        now = time.time()
+        with self.db.write() as conn:
+            if not self.db.is_sqlite:           # SQLite: BEGIN IMMEDIATE already admits one writer at a time
+                for key in sorted(set(keys)):
+                    conn.execute(_ATTEMPT_LOCK, {"k": key})
+            wait = self._wait(conn, keys, limit or self.limit, now)
+            if wait > 0:
+                raise TapeteError("too-many-attempts", f"too many {what}: try again in {int(wait) + 1} s")
+            ids = [conn.execute(insert(attempts).values(key=k, ts=now)).inserted_primary_key[0] for k in keys]
+            self._sweep(conn, now)
+        return ids
+
+    def release(self, ids: list[int]) -> None:
+        """Take back attempts `reserve` recorded (a login that succeeded)."""
+        if ids:
+            with self.db.write() as conn:
+                conn.execute(delete(attempts).where(attempts.c.id.in_(ids)))
 
     def fail(self, *keys: str) -> None:
         now = time.time()
         with self.db.write() as conn:
             conn.execute(insert(attempts), [{"key": k, "ts": now} for k in keys])
-            if now >= self._next_sweep:
-                self._next_sweep = now + self.SWEEP_S
-                conn.execute(delete(attempts).where(attempts.c.ts < now - self.window))
+            self._sweep(conn, now)
+
+    def _sweep(self, conn: Any, now: float) -> None:
+        if now >= self._next_sweep:
+            self._next_sweep = now + self.SWEEP_S
+            conn.execute(delete(attempts).where(attempts.c.ts < now - self.window))
 
     def take(self, key: str, limit: int) -> None:
         """Count one attempt of `key`, refusing it (too-many-attempts) when `limit` were made this window."""
-        wait = self.blocked(key, limit=limit)
-        if wait > 0:
-            raise TapeteError("too-many-attempts", f"too many attempts: try again in {int(wait) + 1} s")
-        self.fail(key)
+        self.reserve(key, limit=limit)
 
     def reset(self, key: str) -> None:
         with self.db.write() as conn:
             conn.execute(delete(attempts).where(attempts.c.key == key))
+
+
+_ATTEMPT_LOCK = text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 7412))")
 
 
 class Auth:
@@ -123,6 +140,7 @@ class Auth:
         self._cache: dict[str, tuple[float, User, float]] = {}
         self._lock = threading.Lock()
         self._dummy = self.hasher.hash(secrets.token_hex(8))
+        self.live = LiveSessions()       # the open streams: they end with their session (live.py)
 
     # -- users -------------------------------------------------------------------------------------
     def create_user(self, username: str, *, password: str | None = None, password_hash: str | None = None,
@@ -150,14 +168,19 @@ class Auth:
                 raise TapeteError("unknown-user", f"no user {username!r}")
             conn.execute(update(users).where(users.c.username == username).values(roles=",".join(sorted(set(roles))), tables=tables))
             staff_log.record(conn, actor, "roles-granted", username, {"roles": sorted(set(roles)), "tables": tables,
-                                                                       "was": {"roles": found[0].split(","), "tables": found[1]}})
+                                                                       "was": {"roles": [r for r in found[0].split(",") if r],
+                                                                               "tables": found[1]}})
             conn.execute(delete(sessions).where(sessions.c.username == username))      # new roles: log in again
         with self._lock:
             self._cache.clear()
+        self.live.end(username=username)
 
     def set_password(self, username: str, password: str, actor: str) -> None:
         check_password(password, username)
-        hashed = self.hasher.hash(password)
+        self.set_password_hash(username, self.hasher.hash(password), actor)
+
+    def set_password_hash(self, username: str, hashed: str, actor: str) -> None:
+        """A new password (its argon2 hash): the account's sessions and streams end."""
         with self.db.write() as conn:
             if conn.execute(update(users).where(users.c.username == username).values(password_hash=hashed)).rowcount == 0:
                 raise TapeteError("unknown-user", f"no user {username!r}")
@@ -165,10 +188,39 @@ class Auth:
             conn.execute(delete(sessions).where(sessions.c.username == username))
         with self._lock:
             self._cache.clear()
+        self.live.end(username=username)
+
+    def disable(self, username: str, actor: str) -> None:
+        """No roles, no password that verifies (DISABLED is no argon2 hash), no session, no stream: the account
+        stays (its wallet, its name in the logs) and comes back only by an operator's new password and roles."""
+        with self.db.write() as conn:
+            found = conn.execute(select(users.c.roles, users.c.tables).where(users.c.username == username)).first()
+            if found is None:
+                raise TapeteError("unknown-user", f"no user {username!r}")
+            conn.execute(update(users).where(users.c.username == username).values(roles="", tables=None,
+                                                                                  password_hash=DISABLED))
+            staff_log.record(conn, actor, "account-disabled", username,
+                             {"was": {"roles": [r for r in found[0].split(",") if r], "tables": found[1]}})
+            conn.execute(delete(sessions).where(sessions.c.username == username))
+        with self._lock:
+            self._cache.clear()
+        self.live.end(username=username)
+
+    def account(self, username: str) -> tuple[User, str] | None:
+        """The account and its stored password hash (the casino file's start-up check compares them)."""
+        with self.db.read() as conn:
+            row = conn.execute(select(users.c.roles, users.c.tables, users.c.password_hash)
+                               .where(users.c.username == username)).first()
+        if row is None:
+            return None
+        return User(username, frozenset(r for r in row[0].split(",") if r), tuple(row[1]) if row[1] is not None else None), row[2]
+
+    def password_is(self, stored: str, password: str) -> bool:
+        return self._verify(stored, password)
 
     def list_users(self) -> list[dict[str, object]]:
         with self.db.read() as conn:
-            return [{"user": r[0], "roles": r[1].split(","), "tables": r[2]}
+            return [{"user": r[0], "roles": [x for x in r[1].split(",") if x], "tables": r[2]}
                     for r in conn.execute(select(users.c.username, users.c.roles, users.c.tables).order_by(users.c.username))]
 
     def user(self, username: str) -> User | None:
@@ -180,23 +232,28 @@ class Auth:
 
     # -- sessions ----------------------------------------------------------------------------------
     def login(self, username: str, password: str, address: str) -> tuple[str, User, float]:
-        stored = self._login_begin(username, address)
-        return self._login_end(username, address, self._verify(stored, password))
+        stored, ids = self._login_begin(username, address)
+        return self._login_end(username, address, self._verify(stored, password), ids)
 
     async def login_async(self, username: str, password: str, address: str) -> tuple[str, User, float]:
         """`login` with the argon2 verification in the bounded hashing pool, the database parts in the
         server's worker threads: a burst of logins never holds the threads that reads need."""
         import anyio.to_thread
 
-        stored = await anyio.to_thread.run_sync(self._login_begin, username, address)
-        ok = await self.hashing(self._verify, stored, password)
-        return await anyio.to_thread.run_sync(self._login_end, username, address, ok)
+        stored, ids = await anyio.to_thread.run_sync(self._login_begin, username, address)
+        try:
+            ok = await self.hashing(self._verify, stored, password)
+        except TapeteError:                # busy: not verified, so not counted
+            await anyio.to_thread.run_sync(self.limiter.release, ids)
+            raise
+        return await anyio.to_thread.run_sync(self._login_end, username, address, ok, ids)
 
     async def register_async(self, username: str, password: str, address: str) -> bool:
         """A player's own account (rate-limited per address like login; hashed in the bounded pool)."""
         import anyio.to_thread
 
-        await anyio.to_thread.run_sync(self.limiter.take, f"register:{address}", self.security.register_attempts)
+        await anyio.to_thread.run_sync(lambda: self.limiter.reserve(f"register:{address}", what="registrations",
+                                                                    limit=self.security.register_attempts))
         hashed = await self.hashing(self.hasher.hash, password)
         return await anyio.to_thread.run_sync(lambda: self.create_user(username, password_hash=hashed, roles=["player"]))
 
@@ -214,13 +271,12 @@ class Auth:
             raise TapeteError("busy", "too many logins at once: try again in a few seconds")
         return await anyio.to_thread.run_sync(fn, *args, limiter=self._hash_limiter)
 
-    def _login_begin(self, username: str, address: str) -> str | None:
-        wait = self.limiter.blocked(f"user:{username}", f"addr:{address}")
-        if wait > 0:
-            raise TapeteError("too-many-attempts", f"too many failed logins: try again in {int(wait) + 1} s")
+    def _login_begin(self, username: str, address: str) -> tuple[str | None, list[int]]:
+        """The stored hash, once this login is counted (recorded before it is verified: see RateLimiter)."""
+        ids = self.limiter.reserve(f"user:{username}", f"addr:{address}", what="failed logins")
         with self.db.read() as conn:
             row = conn.execute(select(users.c.password_hash).where(users.c.username == username)).first()
-        return row[0] if row is not None else None
+        return (row[0] if row is not None else None), ids
 
     def _verify(self, stored: str | None, password: str) -> bool:
         try:
@@ -231,10 +287,10 @@ class Auth:
         except (VerifyMismatchError, VerificationError, InvalidHashError, TypeError):
             return False
 
-    def _login_end(self, username: str, address: str, ok: bool) -> tuple[str, User, float]:
-        if not ok:
-            self.limiter.fail(f"user:{username}", f"addr:{address}")
+    def _login_end(self, username: str, address: str, ok: bool, ids: list[int]) -> tuple[str, User, float]:
+        if not ok:                         # the records `reserve` made stay: they are this failure's
             raise TapeteError("bad-credentials", "wrong username or password")
+        self.limiter.release(ids)
         self.limiter.reset(f"user:{username}")
         user = self.user(username)
         if user is None:
@@ -251,6 +307,7 @@ class Auth:
             conn.execute(delete(sessions).where(sessions.c.token_hash == _digest(token)))
         with self._lock:
             self._cache.pop(_digest(token), None)
+        self.live.end(token_hash=_digest(token))
 
     def cached(self, token: str | None) -> User | None:
         """The session's user from the in-memory cache (no database), None on a miss: lets the event loop

@@ -88,7 +88,7 @@ class BetLane:
             return
         token, key = head
         user = self.auth.cached(token)
-        if user is not None and not user.has("player"):
+        if user is not None and not user.plays():
             await self.full(scope, receive, send)
             return
         body = bytearray()
@@ -112,7 +112,7 @@ class BetLane:
                 user = await anyio.to_thread.run_sync(self.auth.authenticate, token)
             except TapeteError:
                 user = None
-            if user is not None and not user.has("player"):
+            if user is not None and not user.plays():
                 user = None
         if model is None or user is None:              # not the plain case: the endpoint answers
             await self.full(scope, replay_body(body, receive), send)

@@ -30,6 +30,7 @@ HERE = Path(__file__).parent
 LANGS = ("es", "en", "gl", "ca")       # each has a web.json in the catalog (tapete/i18n/<lang>/)
 COOKIE = "tapete_lang"
 LOBBY_WATCHERS = 1000      # open lobby streams at once (it needs no session); more are told busy (1013)
+LOBBY_PER_ADDRESS = 16     # of them from one address (issue 26, item 11: one client cannot take them all)
 FAMILIES = {  # game id -> the page's module (static/games/<family>.js); every other game: generic.js
     "roulette-french": "roulette", "roulette-american": "roulette", "roulette-french-short": "roulette",
     "blackjack": "blackjack", "punto-banca": "baccarat", "craps": "craps",
@@ -155,15 +156,18 @@ def mount(app: FastAPI, server: Server) -> None:
                 "open_now": s["open_now"], "seats_free": free}
 
     lobby_watchers = [0]
+    lobby_by_address: dict[str, int] = {}
 
     @app.websocket("/api/lobby/stream")
     async def lobby_stream(websocket: WebSocket) -> None:
         """The lobby's live rows (phase, countdown, free seats) for anyone: a row each time a table's log grows."""
         await websocket.accept()
-        if lobby_watchers[0] >= LOBBY_WATCHERS:     # an open door: a bounded one
-            await websocket.close(code=1013, reason="busy")
+        address = websocket.client.host if websocket.client else "?"
+        if lobby_watchers[0] >= LOBBY_WATCHERS or lobby_by_address.get(address, 0) >= LOBBY_PER_ADDRESS:
+            await websocket.close(code=1013, reason="busy")      # an open door: a bounded one
             return
         lobby_watchers[0] += 1
+        lobby_by_address[address] = lobby_by_address.get(address, 0) + 1
         ids = [spec.id for spec in server.config.tables]
         changed: asyncio.Queue[str] = asyncio.Queue()
         queues = {tid: server.broadcaster.subscribe(tid) for tid in ids}
@@ -199,6 +203,9 @@ def mount(app: FastAPI, server: Server) -> None:
             for tid, q in queues.items():
                 server.broadcaster.unsubscribe(tid, q)
             lobby_watchers[0] -= 1
+            lobby_by_address[address] -= 1
+            if not lobby_by_address[address]:
+                del lobby_by_address[address]
 
     @app.get("/login", include_in_schema=False)
     def login(request: Request) -> Response:
