@@ -13,7 +13,8 @@ from fractions import Fraction
 import pytest
 from typer.testing import CliRunner
 
-from tapete.analysis.exact import METHODS, EdgeResult, decimal_text, edges
+from tapete.analysis.edges import edges
+from tapete.analysis.exact import METHODS, EdgeResult, decimal_text
 from tapete.cli import app
 from tapete.engine.registry import all_games
 

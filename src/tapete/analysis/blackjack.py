@@ -564,19 +564,22 @@ def stored_exact(rules: BlackjackRules, sol: Solution) -> tuple[Fraction, Fracti
 
 
 def exact_edges(rules: BlackjackRules) -> list[Any]:
-    from tapete.analysis.exact import EdgeResult
+    from tapete.analysis.exact import EdgeResult, Stakes
 
     sol = solve(rules)
     stored = stored_exact(rules, sol)
     if stored is not None:
-        main = EdgeResult("main", None, "basic-strategy", stored[0], "exact", EXACT_NOTE)
+        main = EdgeResult("main", None, "basic-strategy", stored[0], "exact", EXACT_NOTE,
+                          stakes=Stakes(Fraction(1), stored[1], "doubles and splits of the derived chart add to the "
+                                        "first bet (scripts/exact_blackjack.py)"))
     else:
         main = EdgeResult("main", None, "basic-strategy", Fraction(sol.house_edge), "enumerated-float", NOTE,
                           error_bound=ERROR_BOUND, approximation=APPROXIMATION)
     out = [main]
     if rules.bolsa:
-        out.append(EdgeResult("bolsa", None, "jackpot-3000x", bolsa_edge(rules, sol), "exact",
-                              "exact rational; the jackpot at its minimum, 3000 x the stake"))
+        out.append(EdgeResult("bolsa", None, "jackpot-3000x", bolsa_edge(rules, sol), "model",
+                              "the jackpot (a meter) at its minimum, 3000 x the stake (003:823-843): the lowest "
+                              "return the prize can give; exact arithmetic on that snapshot"))
     return out
 
 

@@ -310,7 +310,8 @@ class SimulationResult:
 def reference_edges(game: Game, jurisdiction: str, specs: Iterable[BetSpec]) -> dict[BetSpec, Any]:
     """The `tapete edge` line (EdgeResult) of each simulated bet where it is not itself simulated: exact, or
     enumerated in floats within its stated error bound."""
-    from tapete.analysis.exact import edge_of, edges
+    from tapete.analysis.edges import edges
+    from tapete.analysis.exact import edge_of
 
     try:
         found = edges(game, jurisdiction)

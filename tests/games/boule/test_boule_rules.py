@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 from typer.testing import CliRunner
 
-from tapete.analysis.exact import edges
+from tapete.analysis.edges import edges
 from tapete.cli import app
 from tapete.core.errors import TapeteError
 from tapete.engine.events import Act, Bet, Limits, Outcome, Void

@@ -8,7 +8,8 @@ from fractions import Fraction as F
 import pytest
 from typer.testing import CliRunner
 
-from tapete.analysis.exact import ExactSolver, edges
+from tapete.analysis.edges import edges
+from tapete.analysis.exact import ExactSolver
 from tapete.cli import app
 from tapete.engine.events import Bet
 from tapete.engine.registry import get_game

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from tapete.analysis.exact import edges
+from tapete.analysis.edges import edges
 from tapete.conformance.document import settle_document
 from tapete.core.cards import shoe_of
 from tapete.engine.events import Act, Bet, Deal
