@@ -220,7 +220,7 @@ def edge(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[boo
         print(json.dumps({"game": g.id, "jurisdiction": jurisdiction, "bets": [r.document(with_on) for r in results]},
                          ensure_ascii=False, indent=1))
         return
-    table = Table(title=f"{g.name_en} ({jurisdiction}): house edge per unit staked")
+    table = Table(title=f"{g.name_en} ({jurisdiction}): house edge per unit bet")
     for col in ("bet", "on", "option", "house edge", "%", "RTP %", "method"):
         table.add_column(col, justify="right" if col in ("house edge", "%", "RTP %") else "left")
     for r in results:

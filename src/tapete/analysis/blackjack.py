@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from tapete.analysis.blackjack_exact import max_forced, split_value
+from tapete.analysis.blackjack_words import fingerprint, max_forced, split_value
 from tapete.games.blackjack.game import BJTable, BlackjackGame, Hand
 from tapete.games.blackjack.hand import dealer_must_draw, dealer_total, is_natural, is_soft, player_total
 from tapete.games.blackjack.rules import BLACKJACK_RULES, BOLSA_JACKPOT_MINIMUM, BlackjackRules
@@ -551,8 +551,6 @@ def _double_table(rules: BlackjackRules, table: BJTable) -> np.ndarray:
 # -- what the CLI, the terminal and `tapete edge` ask -------------------------------------------------
 def stored_exact(rules: BlackjackRules, sol: Solution) -> tuple[Fraction, Fraction] | None:
     """(house edge, expected wager) from blackjack_figures when they were computed for this very chart, else None."""
-    from tapete.analysis.blackjack_exact import fingerprint
-
     try:
         from tapete.analysis.blackjack_figures import FIGURES
     except ImportError:  # pragma: no cover - before scripts/exact_blackjack.py has run
@@ -693,22 +691,3 @@ def chart(jurisdiction: str) -> dict[str, Any]:
             "pairs": pairs, "house_edge": sol.house_edge, "house_edge_percent": round(sol.house_edge * 100, 4),
             "legend": {"S": "stand", "H": "hit", "D": "double, else hit", "Ds": "double, else stand",
                        "R": "surrender, else hit", "Rs": "surrender, else stand", "P": "split"}}
-
-
-# -- the compiled simulation lives in blackjack_sim (re-exported: `from tapete.analysis.blackjack import simulate`)
-from tapete.analysis.blackjack_sim import (  # noqa: E402
-    HIST_SIZE,
-    HIST_ZERO,
-    STRATEGY,
-    BlackjackKernel,
-    SimulationResult,
-    _play_histograms,
-    _player_tables,
-    bolsa_histogram,
-    bolsa_return,
-    main_returns,
-    simulate,
-)
-
-__all__ = ["HIST_SIZE", "HIST_ZERO", "STRATEGY", "BlackjackKernel", "SimulationResult", "_play_histograms",
-           "_player_tables", "bolsa_histogram", "bolsa_return", "main_returns", "simulate"]

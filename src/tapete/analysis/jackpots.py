@@ -135,10 +135,10 @@ def check_carousel(game: str, jurisdiction: str, share: Fraction | None = None, 
     if not 0 <= carousel.share <= 1:
         problems.append(f"the share of each stake into the meter is a fraction 0-1, not {carousel.share}")
     if text.share is not None and carousel.share != text.share:
-        problems.append(f"{jurisdiction}: {text.share:.0%} of each carousel stake goes into the meter "
+        problems.append(f"{jurisdiction}: {float(text.share):.0%} of each carousel stake goes into the meter "
                         f"({text.sources['share']}), not {float(carousel.share):.2%}")
     if text.seed_floor is not None and carousel.seed < text.seed_floor:
-        problems.append(f"{jurisdiction}: the meter starts at no less than {text.seed_floor:,} x the stake "
+        problems.append(f"{jurisdiction}: the meter starts at no less than {float(text.seed_floor):,.0f} x the stake "
                         f"({text.sources['seed']}), not {float(carousel.seed):,.0f} x")
     if carousel.cap is not None:
         problems.append("a capped meter is not modelled: no text sets a cap, and what the stakes above it would "
@@ -149,7 +149,7 @@ def check_carousel(game: str, jurisdiction: str, share: Fraction | None = None, 
     rtp = long_run_return(carousel)
     if text.minimum_return is not None and rtp < text.minimum_return:
         problems.append(f"{jurisdiction}: the long-run return {float(rtp):.2%} is under the minimum of "
-                        f"{text.minimum_return:.0%} ({text.sources['minimum_return']})")
+                        f"{float(text.minimum_return):.0%} ({text.sources['minimum_return']})")
     return problems
 
 

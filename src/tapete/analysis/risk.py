@@ -129,7 +129,8 @@ def simulate_risk(game_id: str, jurisdiction: str, bets: list[BetSpec], rounds_p
         casino.append(np.maximum(0.0, -together.min(axis=1)))
     session_result, worst_running, casino_worst = map(np.concatenate, (results, worst, casino))
     return RiskResult(game_id, jurisdiction, bets, rounds_per_session, sessions, tables, seed,
-                      session_result, worst_running, casino_worst, exact_round(game, jurisdiction, bets),
+                      session_result, worst_running, casino_worst,
+                      exact_round(game, jurisdiction, bets) if isinstance(kernel, GenericKernel) else None,
                       layout_reference(game, jurisdiction, bets),
                       "sequence" if isinstance(kernel, GenericKernel) else "histogram")
 
