@@ -1,4 +1,4 @@
-"""Write docs/edge.md from `tapete edge` (tapete.analysis.edge_doc): the schema, the methods and every house-banked
+"""Write docs/edge.md from `tapete edge` (tapete.edge_doc): the schema, the methods and every house-banked
 game's figures in every jurisdiction, as `$ tapete edge GAME -j J` blocks with what the command prints.
 
     .venv/bin/python scripts/edge_doc.py          # a few minutes (blackjack's charts are derived first)
@@ -11,7 +11,7 @@ from __future__ import annotations
 import pathlib
 import sys
 
-from tapete.analysis.edge_doc import render
+from tapete.edge_doc import render
 
 OUT = pathlib.Path(__file__).resolve().parents[1] / "docs/edge.md"
 

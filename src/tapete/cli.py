@@ -260,6 +260,8 @@ def _method_text(r: Any) -> str:
     if r.method == "simulated":
         low, high = r.interval
         return f"simulated, {r.rounds:,} rounds, 99% [{low * 100:.4f}, {high * 100:.4f}] %"
+    if r.method == "model":
+        return "model"          # its assumptions: the --json note (docs/edge.md)
     return "exact"
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tapete.analysis.edge_doc import GAMES, HEAD, blocks, section
+from tapete.edge_doc import GAMES, HEAD, blocks, section
 
 DOC = Path(__file__).parents[2] / "docs" / "edge.md"
 STALE = "docs/edge.md is stale: run `.venv/bin/python scripts/edge_doc.py` and commit it"

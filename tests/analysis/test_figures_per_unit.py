@@ -151,7 +151,7 @@ def test_a_configuration_under_the_minimum_is_reported() -> None:
     long_run = next(b for b in doc["bets"] if b.get("option") == "long-run")
     assert long_run["minimum_return"]["met"] is False and long_run["problems"]
     table = runner.invoke(app, ["edge", "tripoker", "-j", "ES-AN", "--jackpot-share", "0.5"])
-    assert table.exit_code == 0 and "NOT met" in table.stdout
+    assert table.exit_code == 0 and "NOT met" in table.stdout and "│ model" in table.stdout
     bad = runner.invoke(app, ["edge", "tripoker", "-j", "ES-AN", "--jackpot-share", "half"])
     assert bad.exit_code == 2 and "Traceback" not in bad.stdout
 

@@ -48,7 +48,7 @@ def test_risk_edge_and_par(game_id: str, jurisdiction: str, tmp_path: Path) -> N
     table = runner.invoke(app, ["risk", game_id, "-j", jurisdiction, "--bets", _bet(game_id, jurisdiction),
                                 "--sessions", "20", "--rounds-per-session", "50"])
     assert table.exit_code == 0 and "house edge per unit staked" in table.stdout, table.stdout
-    par = runner.invoke(app, ["par", game_id, "-j", jurisdiction, "--out", str(tmp_path), "--rounds", "2000"])
+    par = runner.invoke(app, ["par", game_id, "-j", jurisdiction, "--out", str(tmp_path), "--rounds", "200"])
     assert par.exit_code == 0, par.stdout
     assert (tmp_path / f"par-{game_id}-{jurisdiction}.html").stat().st_size > 2000
 

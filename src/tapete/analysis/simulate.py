@@ -285,6 +285,8 @@ class BetStats:
                 edge = reference.house_edge
                 doc["house_edge_exact"] = f"{edge.numerator}/{edge.denominator}"
                 doc["rtp_exact"] = doc["rtp_reference"]
+            elif reference.method == "model":        # a meter's snapshot, the kernel's own model (docs/edge.md)
+                doc["house_edge_model"] = reference.edge_text()
             else:
                 doc["house_edge_enumerated"] = reference.edge_text()
                 doc["error_bound"] = reference.error_bound

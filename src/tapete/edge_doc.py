@@ -3,6 +3,7 @@ game in every jurisdiction as a `$ tapete edge GAME -j J` block holding what the
 
 `python scripts/edge_doc.py` writes it; tests/analysis/test_edge_doc.py regenerates it and fails when the file
 differs, so the figures cannot drift from the code. The table is printed 80 columns wide, whatever the terminal.
+It runs the command itself, so it sits beside the CLI, above the analysis it documents.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ SLOW = ("blackjack",)        # blocks that take tens of seconds: the derived cha
 HEAD = """\
 # `tapete edge`: the house edge document
 
-<!-- Written by `python scripts/edge_doc.py` from `tapete edge` (src/tapete/analysis/edge_doc.py); do not edit by
+<!-- Written by `python scripts/edge_doc.py` from `tapete edge` (src/tapete.edge_doc.py); do not edit by
 hand: tests/analysis/test_edge_doc.py fails when this file differs from what the code prints. -->
 
 `tapete edge GAME -j J [--json]` gives the house edge of every bet the game offers, per unit of the bet's amount
@@ -98,7 +99,8 @@ and with that run's interval.
 
 Each simulated bet carries, where `tapete edge` has a non-simulated line for it: `reference_method`,
 `rtp_reference` (1 − that edge), and either `house_edge_exact` (a fraction; `rtp_exact` repeats `rtp_reference`)
-or `house_edge_enumerated` with its `error_bound`.
+or `house_edge_enumerated` with its `error_bound`, or `house_edge_model` (a meter's snapshot, the model the kernel
+plays).
 
 ## The PAR sheet: `tapete par GAME -j J [--out DIR] [--rounds N] [--seed S]`
 
