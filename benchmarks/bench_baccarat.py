@@ -31,7 +31,7 @@ def python_rate(coups: int) -> tuple[float, float]:
 
 def enumeration_seconds(game_id: str, jurisdiction: str = "ES") -> float:
     from tapete.analysis import baccarat
-    from tapete.analysis.exact import edges
+    from tapete.analysis.edges import edges
     from tapete.catalog import get_game
 
     baccarat.enumerate_coups.cache_clear()

@@ -11,10 +11,11 @@ import time
 
 def _exact_rows() -> list[dict]:
     from tapete.analysis import blackjack as bj
+    from tapete.analysis import blackjack_sim as bjs
     from tapete.games.blackjack.rules import BLACKJACK_RULES
 
     rows = []
-    bj.simulate("ES", 1000)           # compile (or load) the kernels outside the clock
+    bjs.simulate("ES", 1000)           # compile (or load) the kernels outside the clock
     for j in ("ES", "ES-IB", "ES-GA", "ES-AN"):
         bj._solve_cached.cache_clear()
         start, cpu = time.perf_counter(), time.process_time()
@@ -26,9 +27,9 @@ def _exact_rows() -> list[dict]:
 
 
 def _simulation_rows(hands: int) -> list[dict]:
-    from tapete.analysis import blackjack as bj
+    from tapete.analysis import blackjack_sim as bjs
 
-    result = bj.simulate("ES", hands, seed=1)
+    result = bjs.simulate("ES", hands, seed=1)
     rate = result.hands / result.seconds
     rows = [{"what": f"simulated hands, basic strategy (ES), {hands:,} hands, one core",
              "value": f"edge {result.house_edge * 100:.4f} % ± {3 * result.stderr * 100:.4f}",

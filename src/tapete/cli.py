@@ -211,9 +211,13 @@ def _debug() -> bool:
 
 
 @app.command()
-def edge(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
-    """The exact house edge of every bet, from the same rules code that settles rounds."""
-    from tapete.analysis.exact import edges
+def edge(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[bool, typer.Option("--json")] = False,
+         jackpot_share: Annotated[str | None, typer.Option("--jackpot-share", help="the carousel's share of each stake "
+                                                           "into its meter, e.g. 0.8 or 4/5 (the long-run line)")] = None,
+         jackpot_seed: Annotated[str | None, typer.Option("--jackpot-seed", help="the meter's seed after a royal "
+                                                          "flush, x the stake (e.g. 5000)")] = None) -> None:
+    """The house edge of every bet, from the same rules code that settles rounds; each line says how it is known."""
+    from tapete.analysis.edges import edges, with_carousel
 
     g = _game(game, as_json)
     try:
@@ -222,6 +226,8 @@ def edge(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[boo
             results = edges(g, jurisdiction)
         if not results:
             raise cli_checks.no_house_edge(g, jurisdiction, "edge")
+        if jackpot_share is not None or jackpot_seed is not None:
+            results = with_carousel(g.id, jurisdiction, results, jackpot_share, jackpot_seed)
     except TapeteError as exc:
         _fail(exc, as_json)
     with_on = True
@@ -229,13 +235,35 @@ def edge(game: str, jurisdiction: JurisdictionOpt = "ES", as_json: Annotated[boo
         print(json.dumps({"game": g.id, "jurisdiction": jurisdiction, "bets": [r.document(with_on) for r in results]},
                          ensure_ascii=False, indent=1))
         return
-    table = Table(title=f"{g.name_en} ({jurisdiction}): house edge per unit staked")
+    table = Table(title=f"{g.name_en} ({jurisdiction}): house edge per unit bet")
     for col in ("bet", "on", "option", "house edge", "%", "RTP %", "method"):
         table.add_column(col, justify="right" if col in ("house edge", "%", "RTP %") else "left")
     for r in results:
         table.add_row(r.kind, _show(r.on), r.option or "—", r.edge_text(), r.percent_text(), r.percent_text(True),
                       _method_text(r))
     console.print(table)
+    _per_unit_lines(results)
+
+
+def _per_unit_lines(results: list[Any]) -> None:
+    """Below the table: each multi-stake bet's two per-unit figures, each model's minimum and what it breaks."""
+    for r in results:
+        label = r.kind + (f" @{r.option}" if r.option else "")
+        if r.stakes is not None:
+            initial, risk = r.per_unit()
+            console.print(f"{label}: house edge per unit of the initial bet ({_units(r.stakes.initial)}) "
+                          f"{r.percent_text(value=initial)} %; element of risk per unit wagered "
+                          f"{r.percent_text(value=risk)} % (average wager {_units(r.stakes.wagered)})")
+        if r.minimum_return is not None:
+            floor, source = r.minimum_return
+            console.print(f"{label}: minimum return {float(floor):.0%} ({source}): "
+                          + ("[green]met[/green]" if not r.breaks_minimum() else "[red]NOT met[/red]"))
+        for problem in r.problems:
+            console.print(f"[red]{label}: {escape(problem)}[/red]")
+
+
+def _units(x: Fraction) -> str:
+    return f"{float(x):.4f} units" if x.denominator != 1 else f"{x.numerator} unit{'s' if x != 1 else ''}"
 
 
 def _method_text(r: Any) -> str:
@@ -245,6 +273,8 @@ def _method_text(r: Any) -> str:
     if r.method == "simulated":
         low, high = r.interval
         return f"simulated, {r.rounds:,} rounds, 99% [{low * 100:.4f}, {high * 100:.4f}] %"
+    if r.method == "model":
+        return "model"          # its assumptions: the --json note (docs/edge.md)
     return "exact"
 
 
@@ -409,6 +439,12 @@ def risk(
         table.add_row("mean (exact)", f"{h['mean_exact']:,.2f}")
         table.add_row("standard deviation (exact variance)", f"{h['sd_exact']:,.2f}")
     table.add_row("probability the house loses a session", f"{h['probability_house_loses']:.2%}")
+    e = doc["house_edge"]
+    table.add_row("house edge per unit staked (99% interval)", f"{e['estimate']:.4%} [{e['interval'][0]:.4%}, "
+                  f"{e['interval'][1]:.4%}]")
+    if "reference" in e:
+        table.add_row(f"`tapete edge` ({e['reference_method']})", f"{float(Fraction(e['reference'])):.4%}"
+                      + ("" if e["inside"] else " [red](outside)[/red]"))
     for c, v in doc["float"].items():
         table.add_row(f"[cyan]table float (anticipo) at {c}[/cyan]", f"[cyan]{v:,.2f}[/cyan]")
     for c, v in doc["guarantee"].items():

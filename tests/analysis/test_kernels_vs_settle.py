@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from tapete.analysis import blackjack as bj
+from tapete.analysis import blackjack_sim as bjs
 from tapete.analysis.simulate import BetSpec, kernel_for
 from tapete.catalog import get_game
 from tapete.engine.events import Act, Bet, Deal
@@ -54,8 +55,8 @@ def test_blackjack_kernel_matches_settle(jurisdiction: str) -> None:
     rules = game.rules_for(jurisdiction)
     kernel = kernel_for(game, jurisdiction)
     hands = 400
-    hist, sevens, trace, outcome = bj._play_histograms(jurisdiction, hands, seed=20261125, traced=hands)
-    returns = bj.main_returns(rules)
+    hist, sevens, trace, outcome = bjs._play_histograms(jurisdiction, hands, seed=20261125, traced=hands)
+    returns = bjs.main_returns(rules)
     # the histogram the kernel reports is exactly the traced hands' results
     assert Counter({returns[i]: int(k) for i, k in enumerate(hist) if k}) == Counter(1 + Fraction(float(x)) for x in outcome)
     _, traced = kernel.traced(hands, 20261125)
@@ -97,7 +98,7 @@ def test_blackjack_bolsa_settles_by_the_reducer() -> None:
             state = game.step(state, Act("hit", bet="m"))
         state = game.finish(state)
         got = game.settle(state).bets["b"]
-        assert _net(got) == bj.bolsa_return(game, rules, list(state.box_cards[1][:3])), box
+        assert _net(got) == bjs.bolsa_return(game, rules, list(state.box_cards[1][:3])), box
 
 
 # ------------------------------------------------------------------------------------------------ trente et quarante

@@ -92,15 +92,17 @@ def test_risk_uses_the_exact_variance() -> None:
 
 
 def test_element_of_risk_where_decisions_add_money() -> None:
-    """Tripóquer's Bet and sin descarte's call add money to the ante: the edge per unit wagered is smaller."""
+    """Tripóquer's Bet and sin descarte's call add money to the ante: the edge per unit wagered is smaller, both
+    from the exact optimal strategies (issue 27 point 6: not the simulation's)."""
     tri = next(b for b in build_par("tripoker", "ES-AN", rounds=3000, seed=1).bets if b.line.kind == "ante")
     risk, how = tri.element_of_risk()
-    assert tri.wager is not None and 1 < tri.wager[0] < 2 and isinstance(tri.wager[0], Fraction)
-    assert risk == tri.line.house_edge / tri.wager[0] and "exact" in how
+    stakes = tri.line.stakes
+    assert stakes is not None and 1 < stakes.wagered < 2 and isinstance(stakes.wagered, Fraction)
+    assert risk == tri.line.house_edge / stakes.wagered and "exact" in how
     sd = next(b for b in build_par("poker-sin-descarte", "ES-AN", rounds=20_000, seed=1).bets if b.line.kind == "ante")
     risk, how = sd.element_of_risk()
-    assert sd.wager is not None and 1 < sd.wager[0] < 3 and risk is not None and risk < float(sd.line.house_edge)
-    assert "simulated" in how
+    assert sd.line.stakes is not None and 1 < sd.line.stakes.wagered < 3 and isinstance(risk, Fraction)
+    assert risk < sd.line.house_edge and "exact" in how and "simulated" not in how
 
 
 def test_blackjack_element_of_risk_is_exact() -> None:
@@ -114,7 +116,8 @@ def test_blackjack_element_of_risk_is_exact() -> None:
     sheet = build_par("blackjack", "ES-IB", rounds=2000, seed=3)
     main = next(b for b in sheet.bets if b.line.kind == "main")
     wager = Fraction(*FIGURES["ES-IB"]["wager"])
-    assert main.line.exact and main.wager is not None and main.wager[0] == wager and 1 < wager < Fraction(6, 5)
+    assert main.line.exact and main.line.stakes is not None and main.line.stakes.wagered == wager
+    assert main.wager is not None and main.wager[0] == wager and 1 < wager < Fraction(6, 5)
     risk, how = main.element_of_risk()
     assert risk == main.line.house_edge / wager and "exact" in how
     assert f"{float(wager):.4f}" in render_html(sheet)

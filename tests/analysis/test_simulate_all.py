@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tapete.analysis import banked_poker_figures
-from tapete.analysis.exact import edges
+from tapete.analysis.edges import edges
 from tapete.analysis.simulate import KERNELS, default_specs, exact_edges_for, simulate
 from tapete.catalog import all_games, get_game
 from tapete.cli import app

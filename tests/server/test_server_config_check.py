@@ -135,3 +135,18 @@ def test_the_shipped_example_is_good() -> None:
     root = Path(__file__).resolve().parents[2]
     result = runner.invoke(app, ["config", "check", str(root / "examples" / "casino.toml")])
     assert result.exit_code == 0, result.output
+
+
+def test_a_carousel_that_breaks_its_minimum_is_reported_not_refused(tmp_path: Path) -> None:
+    """Issue 27 point 5: the carousel's long-run return against the jurisdiction's minimum (analysis/jackpots.py)."""
+    text = GOOD.replace('game = "blackjack"', 'game = "tripoker"')
+    path = tmp_path / "casino.toml"
+    path.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["config", "check", str(path)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.strip().splitlines()
+    assert lines[-1].endswith(": good, with 2 warnings"), lines
+    assert any("the long-run return 1.53% is under the minimum of 70% (003:3827-3830)" in line for line in lines), lines
+    path.write_text(text.replace("minimum = 500 }", 'minimum = 500, "jackpot-contribution" = 70 }'), encoding="utf-8")
+    result = runner.invoke(app, ["config", "check", str(path)])
+    assert result.exit_code == 0 and result.output.strip().endswith(": good"), result.output

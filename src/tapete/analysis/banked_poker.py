@@ -20,31 +20,30 @@ Everything runs on Numba kernels over tables; nothing here ranks a hand by itsel
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
-from itertools import chain, combinations
 from typing import Any
 
 import numpy as np
 
-from tapete.analysis.exact import EdgeResult
+from tapete.analysis.exact import EdgeResult, Stakes
+from tapete.analysis.poker_tables import (  # noqa: F401 - the tables, where the tests and scripts find them
+    BINOM,
+    CATS,
+    NO_WHEEL,
+    RULES,
+    all_combos,
+    category_index,
+    colex,
+    five_card_counts,
+    five_table,
+)
 from tapete.games.poker import evaluator as ev
 
 Z99 = 2.5758293035489004
-BINOM = np.array([[math.comb(n, k) for k in range(6)] for n in range(54)], dtype=np.int64)
-# category index used by the kernels: 0 high card .. 9 royal flush
-CATS = ("high-card", "pair", "two-pair", "three-of-a-kind", "straight", "flush", "full-house", "four-of-a-kind",
-        "straight-flush", "royal-flush")
-_CODE_TO_CAT = np.full(16, -1, dtype=np.int64)
-for _code, _cat in ((ev.HIGH_CARD, 0), (ev.PAIR, 1), (ev.TWO_PAIR, 2), (ev.THREE_OF_A_KIND, 3), (ev.STRAIGHT, 4),
-                    (ev.FLUSH, 5), (ev.FULL_HOUSE, 6), (ev.FOUR_OF_A_KIND, 7), (ev.STRAIGHT_FLUSH, 8)):
-    _CODE_TO_CAT[_code] = _cat
-NO_WHEEL = ev.Rules("no-wheel", ace_low=False)
-RULES = {"standard": ev.STANDARD, "no-wheel": NO_WHEEL, "pai-gow": ev.PAI_GOW}
-
-
 def _njit(fn: Callable[..., Any]) -> Callable[..., Any]:
     try:
         import numba
@@ -54,43 +53,6 @@ def _njit(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 # ------------------------------------------------------------------------------------------------ tables
-
-
-@lru_cache(maxsize=4)
-def all_combos(k: int, n: int = 52) -> np.ndarray:
-    """Every k-card set of cards 0..n-1, ascending within each row, as a uint8 array."""
-    count = math.comb(n, k)
-    flat = np.fromiter(chain.from_iterable(combinations(range(n), k)), dtype=np.uint8, count=count * k)
-    return flat.reshape(count, k)
-
-
-def colex(rows: np.ndarray) -> np.ndarray:
-    """The colexicographic index of each ascending row: sum of C(card_i, i + 1)."""
-    rows = rows.astype(np.int64)
-    return sum(BINOM[rows[:, i], i + 1] for i in range(rows.shape[1]))
-
-
-@lru_cache(maxsize=4)
-def five_table(rules: str = "standard") -> np.ndarray:
-    """The strength of every five-card hand of 52 cards, indexed by colex index (evaluator.rank5_batch)."""
-    combos = all_combos(5)
-    table = np.empty(len(combos), dtype=np.int32)
-    table[colex(combos)] = ev.rank5_batch(combos, RULES[rules])
-    return table
-
-
-def category_index(strengths: np.ndarray) -> np.ndarray:
-    """0 high card .. 9 royal flush for an array of five-card strengths."""
-    cat = _CODE_TO_CAT[strengths >> ev.CODE_SHIFT]
-    royal = (cat == 8) & (((strengths >> 16) & 0xF) == ev.ACE + 1)
-    return np.where(royal, 9, cat)
-
-
-@lru_cache(maxsize=2)
-def five_card_counts(rules: str = "standard") -> dict[str, int]:
-    """How many of the 2,598,960 five-card hands fall in each category."""
-    counts = np.bincount(category_index(five_table(rules)), minlength=10)
-    return {CATS[i]: int(counts[i]) for i in range(10)}
 
 
 @lru_cache(maxsize=2)
@@ -156,8 +118,9 @@ _colex5_nb = _njit(_colex5)
 
 
 def _trijoker_source(net5, binom, colex5):  # type: ignore[no-untyped-def]
-    """Sums over every deal of: bet 3 (always), bet 2 kept when its expectation is positive, bet 1 likewise."""
-    t1 = t2 = t3 = 0
+    """Sums over every deal of: bet 3 (always), bet 2 kept when its expectation is positive, bet 1 likewise; and
+    how many deals keep bet 1 (k1) and bet 2 (k2)."""
+    t1 = t2 = t3 = k1 = k2 = 0
     for a in range(52):
         for b in range(a + 1, 52):
             for c in range(b + 1, 52):
@@ -173,10 +136,12 @@ def _trijoker_source(net5, binom, colex5):  # type: ignore[no-untyped-def]
                     s += e2
                     if e2 > 0:
                         t2 += e2
+                        k2 += 48
                 t3 += s
                 if s > 0:
                     t1 += s
-    return t1, t2, t3
+                    k1 += 49 * 48
+    return t1, t2, t3, k1, k2
 
 
 def _make_trijoker_kernel() -> Callable[..., Any]:
@@ -205,11 +170,12 @@ def trijoker_exact(ace_low: bool = True, pays: tuple[tuple[str, int], ...] | Non
     net5 = pay[cats].astype(np.int64)
     small_pair = (cats == 1) & (((strengths >> 16) & 0xF) < (min_pair or JACKS))
     net5[small_pair] = -1
-    t1, t2, t3 = _make_trijoker_kernel()(net5, BINOM)
+    t1, t2, t3, k1, k2 = _make_trijoker_kernel()(net5, BINOM)
     deals = 22100 * 49 * 48
     total = Fraction(int(t1) + int(t2) + int(t3), deals)
     return {"edge": -total, "bet1": Fraction(int(t1), deals), "bet2": Fraction(int(t2), deals),
-            "bet3": Fraction(int(t3), deals), "deals": deals}
+            "bet3": Fraction(int(t3), deals), "deals": deals,
+            "kept1": Fraction(int(k1), deals), "kept2": Fraction(int(k2), deals)}
 
 
 def _tripoker_source(s3, masks, qual, bonus, calls):  # type: ignore[no-untyped-def]
@@ -501,48 +467,73 @@ def _figure(game: str) -> dict[str, Any] | None:
 # ------------------------------------------------------------------------------------------------ edges
 
 
-def sin_descarte_edges(jurisdiction: str, quick_rounds: int = 1_000_000) -> list[EdgeResult]:
+def sin_descarte_edges(jurisdiction: str, quick_rounds: int = 1_000_000, share: Fraction | None = None,
+                       seed: Fraction | None = None) -> list[EdgeResult]:
+    from tapete.analysis.jackpots import carousel_line
     from tapete.analysis.sin_descarte_exact import ante_note, ante_result
     from tapete.games.poker.sin_descarte import SIN_DESCARTE_RULES
 
     rules = SIN_DESCARTE_RULES[jurisdiction]
     ante = ante_result(rules.call_pays)
-    out = [EdgeResult("ante", None, "strategy", ante.edge, "exact", ante_note(ante))]
+    called = Stakes(Fraction(1), 1 + 2 * ante.call_rate,
+                    f"the call (voy) adds twice the ante ({rules.sources['call_multiple']}), made on "
+                    f"{float(ante.call_rate):.4%} of deals by the optimal strategy")
+    out = [EdgeResult("ante", None, "strategy", ante.edge, "exact", ante_note(ante), stakes=called)]
     out.append(EdgeResult("insurance", None, None, 1 - insurance_rtp(), "exact",
                           "every five-card hand (the player calls with any full house or better, so a fold never "
                           "touches the seguro)"))
     jack = 1 - jackpot_rtp(dict(rules.jackpot_shares), dict(rules.jackpot_fixed))
-    out.append(EdgeResult("jackpot", None, None, jack, "exact",
-                          "every five-card hand; one winner, the meter at 5,000 x the stake (ES-AN's floor, "
-                          "003:3240-3242), no card bought, the meter's growth not counted"))
+    out.append(EdgeResult("jackpot", None, None, jack, "model",
+                          "one hand with the meter at 5,000 x the stake (a snapshot, what `tapete simulate` plays): "
+                          "every five-card hand, one winner, no card bought, the meter's growth not counted; the "
+                          "long-run line is `long-run`"))
+    line = carousel_line("poker-sin-descarte", jurisdiction, "long-run", share, seed)
+    if line is not None:
+        out.append(line)
     return out
+
+
+def trijoker_stakes(res: dict[str, Any]) -> Stakes:
+    """A box stakes three equal bets and may withdraw bets 1 and 2 (000:1695, 003:3490-3507); bet 3 always plays."""
+    return Stakes(Fraction(3), 1 + res["kept1"] + res["kept2"],
+                  f"three equal bets staked; bet 1 kept on {float(res['kept1']):.4%} of deals, bet 2 on "
+                  f"{float(res['kept2']):.4%}, bet 3 always plays (000:1695, 003:3490-3507)")
 
 
 def trijoker_edges(jurisdiction: str) -> list[EdgeResult]:
     res = trijoker_exact(True)
     out = [EdgeResult("main", None, "optimal", res["edge"], "exact",
                       f"every deal ({res['deals']:,}); bets 1 and 2 withdrawn unless their expectation is positive; "
-                      f"per unit of each of the three bets (of the 3 x amount staked: {float(res['edge']) / 3:.4%})")]
+                      "house_edge per unit of each of the three bets (the amount)", stakes=trijoker_stakes(res))]
     if jurisdiction == "ES-AN":
         lit = trijoker_exact(False)
         out.append(EdgeResult("main", None, "optimal, ace-low-straight false", lit["edge"], "exact",
-                              "the literal reading of 003:3317-3318 (no A-2-3-4-5 straight)"))
+                              "the literal reading of 003:3317-3318 (no A-2-3-4-5 straight)", stakes=trijoker_stakes(lit)))
     return out
 
 
-def tripoker_edges(jurisdiction: str) -> list[EdgeResult]:
+def tripoker_edges(jurisdiction: str, share: Fraction | None = None, seed: Fraction | None = None) -> list[EdgeResult]:
+    from tapete.analysis.jackpots import carousel_line
     from tapete.games.poker.sin_descarte import JACKPOT_FIXED_AN, JACKPOT_SHARES_IB
 
     res = tripoker_exact()
-    return [
+    called = Stakes(Fraction(1), 1 + Fraction(res["calls"], 22100),
+                    f"the Bet equals the ante (003:3656-3657; 003:3682-3687), made with {res['calls']:,} of the 22,100 hands "
+                    "by the optimal call rule")
+    out = [
         EdgeResult("ante", None, "optimal", res["ante"], "exact",
                    f"every player hand against every croupier hand (22,100 x 18,424); call with "
-                   f"{res['weakest_call']} or better; Extra-Ante included; per unit of ante"),
+                   f"{res['weakest_call']} or better; Extra-Ante included; per unit of ante", stakes=called),
         EdgeResult("fortune", None, None, res["fortune"], "exact", "every three-card hand"),
         EdgeResult("jackpot", None, "linked-carousel", 1 - jackpot_rtp(dict(JACKPOT_SHARES_IB), dict(JACKPOT_FIXED_AN)),
-                   "exact", "three own + two common cards = five random cards; one winner, the meter at 5,000 x "
-                   "the stake, a box that does not fold"),
+                   "model", "one hand with the meter at 5,000 x the stake (a snapshot, what `tapete simulate` plays): "
+                   "three own + two common cards = five random cards; one winner, a box that does not fold, the "
+                   "meter's growth not counted; the long-run line is `long-run`"),
     ]
+    line = carousel_line("tripoker", jurisdiction, "long-run", share, seed)
+    if line is not None:
+        out.append(line)
+    return out
 
 
 def pai_gow_edges(jurisdiction: str, commission: Fraction = Fraction(5, 100), quick_rounds: int = 200_000) -> list[EdgeResult]:
@@ -557,13 +548,37 @@ def pai_gow_edges(jurisdiction: str, commission: Fraction = Fraction(5, 100), qu
         counts = simulate_pai_gow(quick_rounds, simulation_stream(seed, 0))
         stored = "a quick run (no stored figure yet)"
     pct = f"{float(commission) * 100:g}%"
+    won, push, lost = (int(x) for x in counts)
+    resolved = (lost - won * (1 - commission)) / (won + lost)
+    flat = Stakes(Fraction(1), Fraction(1), "the commission is deducted from the win (003:3770-3773; 003:3944-3949), "
+                  "not staked: the money wagered is the bet")
     return [
-        _simulated("main", "house-way", pg_histogram(counts, commission), seed,
-                   f"{stored}; both hands set by the house way, commission {pct}"),
-        _simulated("bank", "house-way", pg_histogram(counts, commission, "bank"), seed,
-                   f"{stored}; a player bank against one hand set by the house way, per unit of that hand's "
-                   f"bet, commission {pct} on the bank's net win"),
+        dataclasses.replace(_simulated("main", "house-way", pg_histogram(counts, commission), seed,
+                                       f"{stored}; both hands set by the house way, commission {pct}; per resolved "
+                                       f"hand (pushes, {push / sum(counts):.4%} of this run, left out) "
+                                       f"{float(resolved):.4%}, the same run"), stakes=flat),
+        dataclasses.replace(_simulated("bank", "house-way", pg_histogram(counts, commission, "bank"), seed,
+                                       f"{stored}; a player bank against one hand set by the house way, per unit of "
+                                       f"that hand's bet, commission {pct} on the bank's net win"), stakes=flat),
     ]
+
+
+def pai_gow_resolved(game: Any, jurisdiction: str, line: EdgeResult) -> tuple[float, str] | None:
+    """The PAR sheet's house edge per resolved hand (pushes left out), from the very run of `tapete edge`'s figure:
+    its won and lost hands, with its own 99% interval (one run, one interval)."""
+    fig = _figure("pai-gow")
+    if fig is None or line.kind not in ("main", "bank"):
+        return None
+    won, push, lost = (int(x) for x in fig["counts"])
+    if line.kind == "bank":
+        won, lost = lost, won
+    net_win = 1 - float(game.rules_for(jurisdiction).commission_max)    # a won hand's net, the commission off
+    n = won + lost
+    mean = (lost - won * net_win) / n             # the house's result per resolved hand
+    second = (lost + won * net_win**2) / n
+    half = Z99 * math.sqrt(max(second - mean * mean, 0.0) / n)
+    return mean, (f"simulated: the same run as the figure ({won + push + lost:,} hands, seed {fig['seed']}), its "
+                  f"{n:,} resolved hands; 99% interval [{100 * (mean - half):.4f}%, {100 * (mean + half):.4f}%]")
 
 
 # ------------------------------------------------------------------------------------------------ `tapete simulate`

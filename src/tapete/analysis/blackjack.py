@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from tapete.analysis.blackjack_exact import max_forced, split_value
+from tapete.analysis.blackjack_words import fingerprint, max_forced, split_value
 from tapete.games.blackjack.game import BJTable, BlackjackGame, Hand
 from tapete.games.blackjack.hand import dealer_must_draw, dealer_total, is_natural, is_soft, player_total
 from tapete.games.blackjack.rules import BLACKJACK_RULES, BOLSA_JACKPOT_MINIMUM, BlackjackRules
@@ -551,8 +551,6 @@ def _double_table(rules: BlackjackRules, table: BJTable) -> np.ndarray:
 # -- what the CLI, the terminal and `tapete edge` ask -------------------------------------------------
 def stored_exact(rules: BlackjackRules, sol: Solution) -> tuple[Fraction, Fraction] | None:
     """(house edge, expected wager) from blackjack_figures when they were computed for this very chart, else None."""
-    from tapete.analysis.blackjack_exact import fingerprint
-
     try:
         from tapete.analysis.blackjack_figures import FIGURES
     except ImportError:  # pragma: no cover - before scripts/exact_blackjack.py has run
@@ -564,19 +562,22 @@ def stored_exact(rules: BlackjackRules, sol: Solution) -> tuple[Fraction, Fracti
 
 
 def exact_edges(rules: BlackjackRules) -> list[Any]:
-    from tapete.analysis.exact import EdgeResult
+    from tapete.analysis.exact import EdgeResult, Stakes
 
     sol = solve(rules)
     stored = stored_exact(rules, sol)
     if stored is not None:
-        main = EdgeResult("main", None, "basic-strategy", stored[0], "exact", EXACT_NOTE)
+        main = EdgeResult("main", None, "basic-strategy", stored[0], "exact", EXACT_NOTE,
+                          stakes=Stakes(Fraction(1), stored[1], "doubles and splits of the derived chart add to the "
+                                        "first bet (scripts/exact_blackjack.py)"))
     else:
         main = EdgeResult("main", None, "basic-strategy", Fraction(sol.house_edge), "enumerated-float", NOTE,
                           error_bound=ERROR_BOUND, approximation=APPROXIMATION)
     out = [main]
     if rules.bolsa:
-        out.append(EdgeResult("bolsa", None, "jackpot-3000x", bolsa_edge(rules, sol), "exact",
-                              "exact rational; the jackpot at its minimum, 3000 x the stake"))
+        out.append(EdgeResult("bolsa", None, "jackpot-3000x", bolsa_edge(rules, sol), "model",
+                              "the jackpot (a meter) at its minimum, 3000 x the stake (003:823-843): the lowest "
+                              "return the prize can give; exact arithmetic on that snapshot"))
     return out
 
 
@@ -690,22 +691,3 @@ def chart(jurisdiction: str) -> dict[str, Any]:
             "pairs": pairs, "house_edge": sol.house_edge, "house_edge_percent": round(sol.house_edge * 100, 4),
             "legend": {"S": "stand", "H": "hit", "D": "double, else hit", "Ds": "double, else stand",
                        "R": "surrender, else hit", "Rs": "surrender, else stand", "P": "split"}}
-
-
-# -- the compiled simulation lives in blackjack_sim (re-exported: `from tapete.analysis.blackjack import simulate`)
-from tapete.analysis.blackjack_sim import (  # noqa: E402
-    HIST_SIZE,
-    HIST_ZERO,
-    STRATEGY,
-    BlackjackKernel,
-    SimulationResult,
-    _play_histograms,
-    _player_tables,
-    bolsa_histogram,
-    bolsa_return,
-    main_returns,
-    simulate,
-)
-
-__all__ = ["HIST_SIZE", "HIST_ZERO", "STRATEGY", "BlackjackKernel", "SimulationResult", "_play_histograms",
-           "_player_tables", "bolsa_histogram", "bolsa_return", "main_returns", "simulate"]

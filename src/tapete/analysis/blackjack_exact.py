@@ -23,63 +23,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
-from math import comb
 from typing import Any
 
 import numpy as np
 
+from tapete.analysis import blackjack as bj
+from tapete.analysis.blackjack_words import (  # noqa: F401 - where the tests and scripts find them
+    fingerprint,
+    max_forced,
+    split_value,
+    split_words,
+    word_probabilities,
+)
 from tapete.analysis.modular import crt, njit, primes_for
 
 STAND, HIT, DOUBLE, SURRENDER = 0, 1, 2, 3
 MAX_HANDS = 4
-
-
-# -- the split words -------------------------------------------------------------------------------------------
-@lru_cache(maxsize=4)
-def split_words(cap: int) -> tuple[tuple[int, int, int, int], ...]:
-    """(pair cards s, N hands n, A hands a, how many words) for every word of second cards a split can deal with
-    at most `cap` hands: while fewer than `cap` hands show, a pair card makes a new hand (P) and any other
-    card completes the hand (N); at `cap` hands any card completes it (A)."""
-    counts: dict[tuple[int, int, int], int] = {}
-
-    def walk(hands: int, done: int, s: int, n: int, a: int) -> None:
-        if done == hands:
-            counts[s, n, a] = counts.get((s, n, a), 0) + 1
-            return
-        if hands < cap:
-            walk(hands + 1, done, s + 1, n, a)
-            walk(hands, done + 1, s, n + 1, a)
-        else:
-            walk(hands, done + 1, s, n, a + 1)
-
-    walk(2, 0, 0, 0, 0)
-    return tuple((s, n, a, k) for (s, n, a), k in sorted(counts.items()))
-
-
-def max_forced(cap: int) -> int:
-    """The most pair cards any term of the expansion fixes (levels 0..max_forced are needed)."""
-    return max(s + n for s, n, _, _ in split_words(cap))
-
-
-def split_value(cap: int, g: list[Any], evx: list[Any], evn: list[Any]) -> Any:
-    """Σ over words and hands of E[hand value · 1{word}], from g(j) (j given positions hold pair cards), evx[j]
-    (a hand's value with its second card free, j pair cards out) and evn[j] (the same summed over non-pair second
-    cards only, unnormalised). Works for floats, Fractions and integers modulo a prime (reduce afterwards)."""
-    total: Any = 0
-    for s, n, a, k in split_words(cap):
-        part: Any = 0
-        if n:
-            part += n * sum((-1) ** t * comb(n - 1, t) * g[s + t] * evn[s + t] for t in range(n))
-        if a:
-            part += a * sum((-1) ** t * comb(n, t) * g[s + t] * evx[s + t] for t in range(n + 1))
-        total += k * part
-    return total
-
-
-def word_probabilities(cap: int, g: list[Any]) -> Any:
-    """Σ P(word): 1 exactly (a test)."""
-    return sum(k * sum((-1) ** t * comb(n, t) * g[s + t] for t in range(n + 1)) for s, n, _, k in split_words(cap))
 
 
 # -- modular kernels ---------------------------------------------------------------------------------------------
@@ -257,15 +216,13 @@ class Evaluator:
 
     def __init__(self, comps: Any, shoe: np.ndarray, nxt: np.ndarray, final: np.ndarray, chart: Chart,
                  ups: tuple[int, ...]) -> None:
-        from tapete.analysis.blackjack import _class_order, _key, _values_of
-
         self.comps, self.shoe, self.nxt, self.final, self.chart, self.ups = comps, shoe, nxt, final, chart, ups
         self.cache: dict[Any, np.ndarray] = {}     # dealer rows by (prime, up, x, j): shared by charts of one shoe
         self.expands = (chart.hs == HIT) | (chart.first == DOUBLE)   # [soft, total, up]: a holding draws on
-        self.order = np.array(_class_order(), dtype=np.int64)
+        self.order = np.array(bj._class_order(), dtype=np.int64)
         self.two = [i for i in np.nonzero(comps.ncards == 2)[0]]
-        self.vals = {i: _values_of(comps, i) for i in self.two}
-        self.key = _key
+        self.vals = {i: bj._values_of(comps, i) for i in self.two}
+        self.key = bj._key
         self.reuse: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         for x in range(1, 11):
             for j in range(max_forced(MAX_HANDS) + 1):
@@ -473,27 +430,13 @@ def evaluate_many(comps: Any, shoe: np.ndarray, nxt: np.ndarray, final: np.ndarr
 
 def chart_of(rules: Any, sol: Any) -> Chart:
     """The evaluator's view of a derived chart (tapete.analysis.blackjack.Solution) under `rules`."""
-    from tapete.analysis.blackjack import _cap
-
     return Chart(sol.hs, sol.first, sol.pair, sol.can_double, Fraction(rules.blackjack_pays), bool(rules.surrender),
-                 {x: _cap(rules, x, sol.table.resplit_aces) for x in range(1, 11)}, bool(rules.split_aces_one_card))
+                 {x: bj._cap(rules, x, sol.table.resplit_aces) for x in range(1, 11)}, bool(rules.split_aces_one_card))
 
 
 def exact_solution(rules: Any, sol: Any = None, ups: tuple[int, ...] = tuple(range(1, 11))) -> ExactResult:
     """The exact expectation of the chart tapete derives for `rules` (or of `sol`'s chart)."""
-    from tapete.analysis import blackjack as bj
-
     sol = sol or bj.solve(rules)
     shoe = bj.full_shoe(rules)
     nxt, final = bj.dealer_tables(rules)
     return evaluate(bj._comps(), shoe, nxt, final, chart_of(rules, sol), ups)
-
-
-def fingerprint(sol: Any) -> str:
-    """SHA-256 (16 hex digits) of a chart's arrays: stored figures are read only for the chart they were made for."""
-    import hashlib
-
-    h = hashlib.sha256()
-    for a in (sol.hs, sol.first, sol.pair, sol.can_double):
-        h.update(np.ascontiguousarray(a).astype(np.int8).tobytes())
-    return h.hexdigest()[:16]

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from tapete.analysis.blackjack import dealer_tables, full_shoe, solve
 from tapete.analysis.modular import njit
 from tapete.games.blackjack.game import BlackjackGame
 from tapete.games.blackjack.hand import is_soft, player_total
@@ -20,9 +21,7 @@ SPLIT_HANDS = 4
 
 
 def _solved(jurisdiction: str) -> tuple[Any, Any, Any, Any, np.ndarray]:
-    """(rules, solution, nxt, final, shoe) of a jurisdiction (imported late: blackjack.py imports this module)."""
-    from tapete.analysis.blackjack import dealer_tables, full_shoe, solve
-
+    """(rules, solution, nxt, final, shoe) of a jurisdiction."""
     rules = BLACKJACK_RULES[jurisdiction]
     nxt, final = dealer_tables(rules)
     return rules, solve(rules), nxt, final, full_shoe(rules)

@@ -145,18 +145,42 @@ def _solve_linear(rows: dict[Hashable, _Row]) -> dict[Hashable, list[Fraction]]:
     return {k: [v / matrix[i][i] for v in rhs[i]] for i, k in enumerate(keys)}
 
 
-METHODS = ("exact", "enumerated-float", "simulated")
+METHODS = ("exact", "enumerated-float", "simulated", "model")
 CONFIDENCE = 0.99          # of every simulated figure's interval
+
+
+@dataclass(frozen=True)
+class Stakes:
+    """What a bet with more than one stake or a premium puts at risk, per unit of its `amount`.
+
+    `initial` is staked when the bet is made (trijoker's three bets, a bet and its insurance premium); `wagered` is
+    the average money at risk by the end of the round (a call or a Bet added, bets withdrawn, odds laid behind a line
+    bet). The house edge per unit of the initial bet is the expected loss over `initial`; the element of risk, over
+    `wagered` (docs/edge.md#per-unit)."""
+
+    initial: Fraction
+    wagered: Fraction
+    how: str                   # what adds or withdraws money, with its citation where the text sets it
+    wagered_method: str = "exact"    # how `wagered` is known: exact, or the method of the line it comes from
+
+    def per_initial(self, loss: Fraction) -> Fraction:
+        return loss / self.initial
+
+    def element_of_risk(self, loss: Fraction) -> Fraction:
+        return loss / self.wagered
 
 
 @dataclass(frozen=True)
 class EdgeResult:
     """One line of `tapete edge` (schema: docs/edge.md).
 
-    `method` says how `house_edge` was obtained: `exact` — a true Fraction from exact arithmetic; `enumerated-float`
-    — an enumeration in float64 (`house_edge` holds the float), true to within `error_bound`, resting on
-    `approximation` where the model simplifies; `simulated` — the sample's mean over `rounds` rounds, `interval`
-    its 99% confidence interval. Only an exact line is ever shown as a fraction."""
+    `house_edge` is the expected loss per unit of the bet's `amount` (pushes counted as staked). `method` says how
+    it was obtained: `exact` — a true Fraction from exact arithmetic; `enumerated-float` — an enumeration in float64
+    (`house_edge` holds the float), true to within `error_bound`, resting on `approximation` where the model
+    simplifies; `simulated` — the sample's mean over `rounds` rounds, `interval` its 99% confidence interval;
+    `model` — exact arithmetic on a model of something the rules leave open (a jackpot meter), its assumptions in
+    `note`. Only an exact line is ever shown as a fraction. `stakes`: for a bet with more than one stake or a
+    premium, what it stakes at first and wagers on average (the two per-unit figures)."""
 
     kind: str
     on: tuple[Any, ...] | None
@@ -168,6 +192,9 @@ class EdgeResult:
     approximation: str | None = None             # enumerated-float: the model's simplification, if any
     interval: tuple[float, float] | None = None  # simulated: the 99% confidence interval of the house edge
     rounds: int | None = None                    # simulated: the sample size
+    stakes: Stakes | None = None                 # more than one stake or a premium: the per-unit figures
+    minimum_return: tuple[Fraction, str] | None = None   # model: the jurisdiction's minimum return and its citation
+    problems: tuple[str, ...] = ()               # model: what the configuration breaks (the text, the model)
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
@@ -176,34 +203,48 @@ class EdgeResult:
             raise ValueError(f"{self.kind}: an enumerated-float figure states its error bound")
         if self.method == "simulated" and (self.interval is None or self.rounds is None):
             raise ValueError(f"{self.kind}: a simulated figure states its rounds and interval")
+        if self.method == "model" and not self.note:
+            raise ValueError(f"{self.kind}: a model figure states its assumptions")
 
     @property
     def exact(self) -> bool:
         return self.method == "exact"
 
-    def edge_text(self) -> str:
-        """The figure as it may honestly be written: a fraction when exact, else a decimal to its precision."""
+    def edge_text(self, value: Fraction | None = None) -> str:
+        """The figure (or `value`, one derived from it by exact arithmetic) as it may honestly be written: a
+        fraction when exact, else a decimal to its precision (a model's to 10 decimals)."""
         from tapete.core.money import fraction_text
 
+        value = self.house_edge if value is None else value
         if self.exact:
-            return fraction_text(self.house_edge)
+            return fraction_text(value)
         res = self.resolution()
-        assert res is not None
-        return decimal_text(float(self.house_edge), res)
+        return decimal_text(float(value), res if res is not None else 1e-9)
 
     def resolution(self) -> float | None:
-        """The figure's precision: its error bound, or its interval's half-width; None when exact."""
+        """The figure's precision: its error bound, or its interval's half-width; None when exact or a model."""
         if self.error_bound is not None:
             return self.error_bound
         if self.interval is not None:
             return (self.interval[1] - self.interval[0]) / 2
         return None
 
-    def percent_text(self, of_return: bool = False) -> str:
+    def percent_text(self, of_return: bool = False, value: Fraction | None = None) -> str:
         """The house edge (or the RTP) in percent, to 4 decimals when exact, else to the figure's precision."""
-        value = 100 * (1 - float(self.house_edge) if of_return else float(self.house_edge))
+        edge = float(self.house_edge if value is None else value)
+        shown = 100 * (1 - edge if of_return else edge)
         res = self.resolution()
-        return f"{value:.4f}" if res is None else decimal_text(value, 100 * res)
+        return f"{shown:.4f}" if res is None else decimal_text(shown, 100 * res)
+
+    def per_unit(self) -> tuple[Fraction, Fraction] | None:
+        """(house edge per unit of the initial bet, element of risk per unit wagered), for a multi-stake bet."""
+        if self.stakes is None:
+            return None
+        return self.stakes.per_initial(self.house_edge), self.stakes.element_of_risk(self.house_edge)
+
+    def breaks_minimum(self) -> bool:
+        """A model whose return is under the jurisdiction's minimum return."""
+        return self.minimum_return is not None and 1 - self.house_edge < self.minimum_return[0]
 
     def document(self, with_on: bool) -> dict[str, Any]:
         doc: dict[str, Any] = {"kind": self.kind}
@@ -223,9 +264,35 @@ class EdgeResult:
             doc["confidence"] = CONFIDENCE
         if self.rounds is not None:
             doc["rounds"] = self.rounds
+        if self.stakes is not None:
+            per_initial, risk = self.per_unit()  # type: ignore[misc]
+            exact_wager = self.exact and self.stakes.wagered_method == "exact"
+            doc["per_unit"] = {
+                "initial_bet": fraction_or_decimal(self.stakes.initial, True),
+                "average_wager": fraction_or_decimal(self.stakes.wagered, self.stakes.wagered_method == "exact"),
+                "average_wager_method": self.stakes.wagered_method,
+                "house_edge_per_initial_bet": self.edge_text(per_initial),
+                "element_of_risk": fraction_or_decimal(risk, exact_wager) if exact_wager else self.edge_text(risk),
+                "element_of_risk_method": self.method if self.stakes.wagered_method == "exact" else
+                self.stakes.wagered_method,
+                "how": self.stakes.how,
+            }
+        if self.minimum_return is not None:
+            floor, source = self.minimum_return
+            doc["minimum_return"] = {"return": f"{floor.numerator}/{floor.denominator}", "source": source,
+                                     "met": not self.breaks_minimum()}
+        if self.problems:
+            doc["problems"] = list(self.problems)
         if self.note:
             doc["note"] = self.note
         return doc
+
+
+def fraction_or_decimal(value: Fraction, exact: bool) -> str:
+    """An exact figure as "n/d" (the project's JSON convention), any other as a decimal to 10 places."""
+    from tapete.core.money import fraction_text
+
+    return fraction_text(value) if exact else f"{float(value):.10f}"
 
 
 def decimal_text(value: float, resolution: float) -> str:
@@ -245,16 +312,6 @@ def edge_of(game: Game, jurisdiction: str, case: EdgeCase) -> EdgeResult:
     state = game.step(state, bet)
     returned, staked = ExactSolver(game, case.option, only="edge" if case.setup else None).solve(state)
     return EdgeResult(case.kind, case.on, case.option, (staked - returned) / case.amount)
-
-
-def edges(game: Game, jurisdiction: str) -> list[EdgeResult]:
-    """`tapete edge`: the game's own solver where the analysis registry names one, else the generic one."""
-    from tapete.analysis.registry import exact_solver
-
-    solver = exact_solver(game.id)
-    if solver is not None:
-        return list(solver(game, jurisdiction))
-    return generic_edges(game, jurisdiction)
 
 
 def generic_edges(game: Game, jurisdiction: str, cases: list[EdgeCase] | None = None) -> list[EdgeResult]:

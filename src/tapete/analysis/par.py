@@ -25,7 +25,8 @@ from pathlib import Path
 from statistics import NormalDist
 from typing import Any
 
-from tapete.analysis.exact import EdgeResult, edges
+from tapete.analysis.edges import edges
+from tapete.analysis.exact import EdgeResult
 from tapete.analysis.moments import Moments, MomentSolver, opened
 from tapete.analysis.simulate import BetSpec, BetStats, default_specs, simulate
 from tapete.catalog import get_game
@@ -68,6 +69,8 @@ class BetSheet:
     sim: SimCheck | None = None
     histogram: dict[Fraction, int] | None = None           # the simulated returns per unit, where simulated
     wager: tuple[Number, str] | None = None                # average total wager per unit (a PAR extra), and how
+    resolved: tuple[Number, str] | None = None             # per bet resolved from the figure's own run (a PAR extra)
+    sim_strategy: str = ""                                 # what the simulation check plays, in words
 
     @property
     def label(self) -> str:
@@ -93,8 +96,20 @@ class BetSheet:
             return self.sim.hit, self.sim.push, "simulated"
         return None, None, "—"
 
+    def per_initial(self) -> tuple[Number, str]:
+        """House edge per unit of the initial bet (every stake made at the start: trijoker's three bets, a bet and
+        its premium); the figure itself for a bet of one stake."""
+        if self.line.stakes is None:
+            return self.line.house_edge, "one stake: the bet itself"
+        return self.line.stakes.per_initial(self.line.house_edge), f"initial bet: {_num(self.line.stakes.initial)} x the amount"
+
     def edge_resolved(self) -> tuple[Number | None, str]:
-        """House edge per bet resolved: per unit of the bets that are not pushes (and how the push rate is known)."""
+        """House edge per bet resolved: per unit of the bets that are not pushes (and how the push rate is known);
+        a simulated figure's from its own run (one run, one interval)."""
+        if self.resolved is not None:
+            return self.resolved
+        if self.line.method == "simulated":
+            return None, "—"      # a push rate from another sample would mix two runs
         _, push, how = self.hit_push()
         if push is None or push == 1:
             return None, "—"
@@ -103,6 +118,13 @@ class BetSheet:
 
     def element_of_risk(self) -> tuple[Number | None, str]:
         """House edge per unit actually wagered (doubles, splits, calls included), and the average wager."""
+        stakes = self.line.stakes
+        if stakes is not None:
+            risk = stakes.element_of_risk(self.line.house_edge)
+            exact = self.line.exact and stakes.wagered_method == "exact"
+            return (risk if exact else float(risk),
+                    f"average wager {float(stakes.wagered):.4f} units per unit bet ({stakes.wagered_method}: "
+                    f"{stakes.how})")
         if self.moments is None:
             if self.wager is not None:
                 staked, how = self.wager
@@ -155,25 +177,6 @@ def law_moments(rows: list[Row]) -> Moments:
     win = sum((Fraction(r.probability) for r in rows if r.net > 0), Fraction(0))  # type: ignore[operator]
     push = sum((Fraction(r.probability) for r in rows if r.net == 0), Fraction(0))
     return Moments(mean, second, Fraction(1), win, push)
-
-
-def tripoker_wager(game: Game, jurisdiction: str, line: EdgeResult, sheet: BetSheet) -> tuple[Number, str] | None:
-    """Tripóquer's ante: the Bet (one ante) is added by the hands the optimal rule calls with, of 22,100 alike."""
-    if line.kind != "ante":
-        return None
-    from tapete.analysis.banked_poker import tripoker_exact
-
-    calls = tripoker_exact()["calls"]
-    return 1 + Fraction(calls, 22100), f"exact: the Bet of one ante is made with {calls:,} of the 22,100 hands"
-
-
-def sin_descarte_wager(game: Game, jurisdiction: str, line: EdgeResult, sheet: BetSheet) -> tuple[Number, str] | None:
-    """Sin descarte's ante: a call adds two antes; a fold is the one outcome returning nothing with no call."""
-    if line.kind != "ante" or sheet.sim is None or sheet.histogram is None:
-        return None
-    n = sum(sheet.histogram.values())
-    folds = sheet.histogram.get(Fraction(0), 0)
-    return 1 + 2 * (1 - folds / n), f"simulated: {n - folds:,} calls (two antes each) in {n:,} rounds"
 
 
 # ------------------------------------------------------------------------------------------------ generic rows
@@ -252,6 +255,16 @@ def _strategy(game: Game, jurisdiction: str, line: EdgeResult) -> str:
     return text + (f" — {line.note}" if line.note else "")
 
 
+def _sim_strategy(game: Game, line: EdgeResult) -> str:
+    """What the simulation check plays: the figure's own strategy, except where the kernel plays another one."""
+    if game.id == "poker-sin-descarte" and line.kind == "ante":
+        from tapete.analysis.banked_poker import SD_STRATEGY
+
+        return ("the simulation plays the simple strategy, not the optimal one of the exact figure (they differ by "
+                "2.25e-6 per ante, analysis/sin_descarte_figures.py): " + SD_STRATEGY)
+    return "the simulation plays " + (line.option or "no decision") + ", as the figure does"
+
+
 def rules_hash(game: Game) -> str:
     """SHA-256 of the game's rules data in every jurisdiction (values and sources), canonical JSON."""
     data = {code: [[name, repr(value), source] for name, value, source in rules.items()]
@@ -312,9 +325,11 @@ def build_par(game_id: str, jurisdiction: str, rounds: int = 200_000, seed: int 
             specs.append(default.get((line.kind, line.option)))
         bets.append(BetSheet(line, rows, method, moments, _strategy(game, jurisdiction, line)))
     _simulate_into(game, jurisdiction, bets, specs, rounds, seed)
-    wager = par_extra(game.id, "wager")
+    wager, resolved = par_extra(game.id, "wager"), par_extra(game.id, "resolved")
     for bet in bets:
         bet.wager = wager(game, jurisdiction, bet.line, bet) if wager else None
+        bet.resolved = resolved(game, jurisdiction, bet.line) if resolved else None
+        bet.sim_strategy = _sim_strategy(game, bet.line)
     compare, differing = _compare(game, {jurisdiction: lines})
     return ParSheet(game, jurisdiction, tapete.__version__, rules_hash(game), bets,
                     [(n, _show(v), s, cite(s)) for n, v, s in rules.items()], compare, differing, rounds, seed)

@@ -34,6 +34,28 @@ def _craps(game: Game, jurisdiction: str) -> list[Any]:
             total = sum(case.setup[-1].value)  # type: ignore[union-attr]
             result = dataclasses.replace(result, on=(parent.kind, total))
         out.append(result)
+    return out + _craps_with_odds(game, jurisdiction, out)
+
+
+def _craps_with_odds(game: Game, jurisdiction: str, lines: list[Any]) -> list[Any]:
+    """Each line bet with the catalog's maximum odds behind it on every number it travels to (option `max-odds`):
+    the house edge per unit of the line bet, and the element of risk per unit wagered, line and odds together."""
+    from tapete.analysis.exact import EdgeResult, Stakes
+
+    rules = game.rules_for(jurisdiction)
+    ways = {n: Fraction(6 - abs(n - 7), 36) for n in rules.points}
+    out = []
+    for line in (r for r in lines if r.kind in ("pass", "dont-pass", "come", "dont-come") and r.option is None):
+        right = line.kind in ("pass", "come")
+        multiple = {n: rules.odds_maximum if right else rules.lay_odds_maximum[n] for n in rules.points}
+        odds = {r.on[1]: r.house_edge for r in lines if r.kind == "odds" and r.on and r.on[0] == line.kind}
+        edge = line.house_edge + sum((ways[n] * multiple[n] * odds[n] for n in rules.points), Fraction(0))
+        wagered = 1 + sum((ways[n] * multiple[n] for n in rules.points), Fraction(0))
+        source = rules.sources["odds_maximum" if right else "lay_odds_maximum"]
+        how = (f"the line bet, then odds of {'the' if right else 'its lay'} maximum ({source}) on the number it "
+               "travels to: " + ", ".join(f"{n}: {m} x" for n, m in multiple.items()))
+        out.append(EdgeResult(line.kind, None, "max-odds", edge, "exact", "per unit of the line bet; " + how,
+                              stakes=Stakes(Fraction(1), wagered, how)))
     return out
 
 
@@ -164,12 +186,13 @@ KERNELS: dict[str, KernelFactory] = {
 # ------------------------------------------------------------------------------------------------ PAR-sheet extras
 # game id -> what `tapete par` needs beyond the edge and the simulation, as "module:function" (imported when asked):
 #   law(game, jurisdiction, line) -> the exact outcome rows of a bet (list[par.Row]) or None;
-#   wager(game, jurisdiction, line, sheet) -> (average total wager per unit of the bet, how it is known) or None.
+#   wager(game, jurisdiction, line, sheet) -> (average total wager per unit of the bet, how it is known) or None
+#     (a line's `stakes`, where it has them, come first);
+#   resolved(game, jurisdiction, line) -> (house edge per bet resolved, how: the figure's own run) or None.
 PAR_EXTRAS: dict[str, dict[str, str]] = {
     "punto-banca": {"law": "tapete.analysis.par:punto_banca_law"},
     "blackjack": {"wager": "tapete.analysis.blackjack:par_wager"},
-    "tripoker": {"wager": "tapete.analysis.par:tripoker_wager"},
-    "poker-sin-descarte": {"wager": "tapete.analysis.par:sin_descarte_wager"},
+    "pai-gow": {"resolved": "tapete.analysis.banked_poker:pai_gow_resolved"},
 }
 
 

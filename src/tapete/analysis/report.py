@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tapete.analysis.exact import edges
+from tapete.analysis.edges import edges
 from tapete.analysis.simulate import Z99, BetSpec, kernel_for, simulate
 from tapete.catalog import all_games
 from tapete.core.jurisdictions import JURISDICTIONS

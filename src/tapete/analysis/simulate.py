@@ -285,6 +285,8 @@ class BetStats:
                 edge = reference.house_edge
                 doc["house_edge_exact"] = f"{edge.numerator}/{edge.denominator}"
                 doc["rtp_exact"] = doc["rtp_reference"]
+            elif reference.method == "model":        # a meter's snapshot, the kernel's own model (docs/edge.md)
+                doc["house_edge_model"] = reference.edge_text()
             else:
                 doc["house_edge_enumerated"] = reference.edge_text()
                 doc["error_bound"] = reference.error_bound
@@ -310,7 +312,8 @@ class SimulationResult:
 def reference_edges(game: Game, jurisdiction: str, specs: Iterable[BetSpec]) -> dict[BetSpec, Any]:
     """The `tapete edge` line (EdgeResult) of each simulated bet where it is not itself simulated: exact, or
     enumerated in floats within its stated error bound."""
-    from tapete.analysis.exact import edge_of, edges
+    from tapete.analysis.edges import edges
+    from tapete.analysis.exact import edge_of
 
     try:
         found = edges(game, jurisdiction)

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from tapete.analysis.banked_poker import BINOM, CATS, category_index, five_table
+from tapete.analysis.poker_tables import BINOM, CATS, category_index, five_table
 from tapete.games.poker import evaluator as ev
 
 try:

@@ -244,17 +244,23 @@ def edges_of(o: ExactOutcomes) -> dict[str, Fraction]:
 
 
 def exact_edges(rules: TrenteQuaranteRules) -> list[Any]:
-    from tapete.analysis.exact import EdgeResult
+    from tapete.analysis.exact import EdgeResult, Stakes
 
     o = exact_outcomes(rules.decks, rules.row_stop)
+    premium = rules.insurance_premium
+    insured = Stakes(1 + premium, 1 + premium,
+                     f"the bet and its {float(premium):.0%} premium, paid when it is placed "
+                     f"({rules.sources['insurance_premium'].split(';')[0]}; docs/rulings.md#trente-quarante-premium): "
+                     "the premium is money wagered and kept")
     edges = edges_of(o)
     out = []
     for kind in rules.kinds:
         for option in ("half", "prison"):
             out.append(EdgeResult(kind, None, option, edges[option], METHOD, NOTE))
         # insured: every tie returns the stake, the premium is kept: exactly the premium (B9-2)
-        out.append(EdgeResult(kind, None, "insured", rules.insurance_premium, METHOD,
-                              "any win, loss or tie: the 1% premium is the whole edge"))
+        out.append(EdgeResult(kind, None, "insured", premium, METHOD,
+                              "any win, loss or tie: the 1% premium is the whole edge; house_edge per unit of the bet "
+                              "(the premium not counted in it)", stakes=insured))
     return out
 
 

@@ -9,7 +9,8 @@ all of them are reported at once, not the first only:
 The shape (keys, types, ranges) comes from the models in config.py; the substance from the engine (each table is
 opened with its game in its jurisdiction), the table adapters (a live table of a family a croupier cannot deal),
 the staff's tables, each table's float against the largest payout one maximum bet can win, and the password
-policy of `tapete users`.
+policy of `tapete users`. Warnings, not refusals: a carousel (jackpot meter) whose configured share breaks its
+text or the jurisdiction's minimum return (analysis/jackpots.py).
 """
 
 from __future__ import annotations
@@ -133,6 +134,30 @@ def substance_problems(config: Any) -> list[str]:
     return problems
 
 
+def carousel_warnings(config: Any) -> list[str]:
+    """Each table whose carousel (a jackpot meter the catalog describes) breaks its text or its minimum return, as
+    analysis/jackpots.py models it (issue 27): reported, not refused — the meter's share is the casino's to set."""
+    from fractions import Fraction
+
+    from tapete.analysis.jackpots import check_carousel, texts
+
+    carousels = texts()
+    lines = []
+    for i, t in enumerate(config.tables):
+        jurisdiction = config.jurisdiction_of(t)
+        if (t.game, jurisdiction) not in carousels:
+            continue
+        rate = t.table.get("jackpot-contribution")
+        text_share = carousels[(t.game, jurisdiction)].share
+        if rate is None:             # the engine's default: the text's share where it sets one, else nothing
+            share = text_share if text_share is not None else Fraction(0)
+        else:
+            share = Fraction(str(rate)) / 100
+        for problem in check_carousel(t.game, jurisdiction, share=share):
+            lines.append(f"tables[{i}] (id {t.id!r}).table.jackpot-contribution: {problem}")
+    return lines
+
+
 def float_needed(game: Any, jurisdiction: str, table: dict[str, Any]) -> int | None:
     """The most one bet at its table maximum can win (cents), where the rules name each kind's payout (the
     wheels); None elsewhere (a card game's float is the cage's judgement, not a rule's)."""
@@ -146,6 +171,16 @@ def float_needed(game: Any, jurisdiction: str, table: dict[str, Any]) -> int | N
         if isinstance(top, int) and ratio is not None:
             best = max(best, int(top * ratio))
     return best or None
+
+
+def check_file_warnings(path: str | Path) -> list[str]:
+    """What a good casino file configures that the texts' models say breaks (the carousels): warnings."""
+    from tapete.server.config import CasinoConfig
+
+    try:
+        return carousel_warnings(CasinoConfig.model_validate(tomllib.loads(Path(path).read_text(encoding="utf-8"))))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ValidationError):
+        return []
 
 
 def check_file(path: str | Path) -> list[str]:

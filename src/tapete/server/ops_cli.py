@@ -125,14 +125,17 @@ config_app = typer.Typer(help="The casino file.", no_args_is_help=True)
 @config_app.command("check")
 def config_check(file: Annotated[str, typer.Argument(help="a casino file (TOML)")]) -> None:
     """Check a casino file whole: one line per problem, the key path and what is expected (exit 0: good; 2: not)."""
-    from tapete.server.config_check import check_file
+    from tapete.server.config_check import check_file, check_file_warnings
 
     problems = check_file(file)
     for line in problems:
         typer.echo(line, err=True)
     if problems:
         raise typer.Exit(2)
-    typer.echo(f"{file}: good")
+    warnings = check_file_warnings(file)
+    for line in warnings:
+        typer.echo(f"warning: {line}", err=True)
+    typer.echo(f"{file}: good" + (f", with {len(warnings)} warning{'s' * (len(warnings) != 1)}" if warnings else ""))
 
 
 def register(app: typer.Typer) -> None:

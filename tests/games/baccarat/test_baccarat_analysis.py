@@ -10,7 +10,7 @@ from fractions import Fraction
 from typer.testing import CliRunner
 
 from tapete.analysis import baccarat
-from tapete.analysis.exact import edges
+from tapete.analysis.edges import edges
 from tapete.catalog import get_game
 from tapete.cli import app
 from tapete.core.errors import TapeteError

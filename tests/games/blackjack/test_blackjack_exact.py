@@ -11,6 +11,7 @@ import numpy as np
 from typer.testing import CliRunner
 
 from tapete.analysis import blackjack as bj
+from tapete.analysis import blackjack_sim as bjs
 from tapete.cli import app
 from tapete.games.blackjack.hand import dealer_total
 from tapete.games.blackjack.rules import BLACKJACK_RULES
@@ -36,7 +37,7 @@ def test_edges_follow_the_rules() -> None:
 def test_edge_command_labels_the_main_bet_for_every_jurisdiction() -> None:
     """The main bet: `exact` (a fraction) where scripts/exact_blackjack.py stored the chart's figures, else the
     float64 enumeration of the same exact method with its 1e-9 bound and no approximation but rounding (issue 21
-    point 1); the Bolsa is an exact rational."""
+    point 1); the Bolsa is a meter at its floor, labelled model (issue 27)."""
     for j in ALL:
         doc = json.loads(runner.invoke(app, ["edge", "blackjack", "-j", j, "--json"]).stdout)
         main = next(b for b in doc["bets"] if b["kind"] == "main")
@@ -48,7 +49,7 @@ def test_edge_command_labels_the_main_bet_for_every_jurisdiction() -> None:
         assert abs(main["house_edge_percent"] - edge(j) * 100) < 1e-4
     andalucia = json.loads(runner.invoke(app, ["edge", "blackjack", "-j", "ES-AN", "--json"]).stdout)
     bolsa = next(b for b in andalucia["bets"] if b["kind"] == "bolsa")
-    assert bolsa["method"] == "exact" and 50 < bolsa["house_edge_percent"] < 56
+    assert bolsa["method"] == "model" and 50 < bolsa["house_edge_percent"] < 56      # a meter at its floor (issue 27)
 
 
 def test_chart_is_derived_and_follows_the_rules() -> None:
@@ -108,7 +109,7 @@ def test_dealer_distribution_is_a_law() -> None:
 def test_simulation_interval_contains_the_exact_edge() -> None:
     """Seeded, compiled simulation of the same chart on full shoes: 3 standard errors either side."""
     for j in ("ES", "ES-IB"):
-        result = bj.simulate(j, 3_000_000, seed=2026, chunks=2)
+        result = bjs.simulate(j, 3_000_000, seed=2026, chunks=2)
         low, high = result.interval(3.0)
         assert low <= edge(j) <= high, (j, result)
         assert result.stderr < 0.001

@@ -4,6 +4,7 @@ and must reach the same result, hand by hand."""
 from __future__ import annotations
 
 from tapete.analysis import blackjack as bj
+from tapete.analysis import blackjack_sim as bjs
 from tapete.catalog import get_game
 from tapete.engine.events import Act, Bet, Deal
 
@@ -26,7 +27,7 @@ def test_simulated_hands_replay_identically_through_the_reducer() -> None:
     """Differential test: the compiled kernel and the rules engine, same cards, same chart, same result."""
     game = get_game("blackjack")
     for j in ("ES", "ES-IB", "ES-AN"):
-        sim = bj.simulate(j, 1000, seed=99, traced=1000)
+        sim = bjs.simulate(j, 1000, seed=99, traced=1000)
         for values, want in zip(sim.trace, sim.outcome, strict=True):
             cards = [int(v) for v in values if v]
             state = game.open(j, {"minimum": 100}, _as_shoe(cards))

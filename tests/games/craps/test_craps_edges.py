@@ -8,7 +8,8 @@ from fractions import Fraction as F
 import pytest
 from typer.testing import CliRunner
 
-from tapete.analysis.exact import ExactSolver, edges
+from tapete.analysis.edges import edges
+from tapete.analysis.exact import ExactSolver
 from tapete.catalog import get_game
 from tapete.cli import app
 from tapete.engine.events import Bet
@@ -35,6 +36,9 @@ EXPECTED = {
                                                       (6, F(1, 55)), (8, F(1, 55)))},
     **{("odds", (side, n), None): F(0) for side in ("pass", "dont-pass", "come", "dont-come")
        for n in (4, 5, 6, 8, 9, 10)},
+    # a line bet with the maximum odds behind it: per unit of the line bet, true odds add no edge (issue 27)
+    ("pass", None, "max-odds"): F(7, 495), ("come", None, "max-odds"): F(7, 495),
+    ("dont-pass", None, "max-odds"): F(27, 1925), ("dont-come", None, "max-odds"): F(27, 1925),
 }
 
 

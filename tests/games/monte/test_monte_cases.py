@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from tapete.analysis.exact import edges
+from tapete.analysis.edges import edges
 from tapete.catalog import get_game
 from tapete.conformance.document import settle_document
 from tapete.core.cards import shoe_of

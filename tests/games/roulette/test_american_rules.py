@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 from typer.testing import CliRunner
 
-from tapete.analysis.exact import edges
+from tapete.analysis.edges import edges
 from tapete.catalog import get_game
 from tapete.cli import app
 from tapete.conformance.document import settle_document

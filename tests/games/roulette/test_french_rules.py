@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from tapete.analysis.exact import edges
+from tapete.analysis.edges import edges
 from tapete.catalog import all_games, get_game
 
 GAME = get_game("roulette-french")

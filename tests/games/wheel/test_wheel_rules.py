@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 from typer.testing import CliRunner
 
-from tapete.analysis.exact import edges
+from tapete.analysis.edges import edges
 from tapete.catalog import get_game
 from tapete.cli import app
 from tapete.core.errors import TapeteError
