@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from tapete.server.tables.privacy import _players
+from tapete.server.tables.visibility import named_players
 
 KEEP = 256
 
@@ -37,7 +37,7 @@ class Fanout:
         key = (table_id, item["seq"])
         found = self._named.get(key)
         if found is None:
-            found = self._named[key] = frozenset(_players(item))
+            found = self._named[key] = frozenset(named_players(item))
             if len(self._named) > KEEP:
                 self._named.popitem(last=False)
         return found
