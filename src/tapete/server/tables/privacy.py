@@ -24,6 +24,7 @@ import time
 from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from tapete.server.storage.db import Database, meta_kv, users
 
@@ -82,13 +83,21 @@ class Aliases:
         self._salt: bytes | None = None
 
     def salt(self) -> bytes:
-        if self._salt is None:
-            with self.db.write() as conn:
-                found = conn.execute(select(meta_kv.c.value).where(meta_kv.c.key == "alias-salt")).scalar()
-                if found is None:
-                    found = secrets.token_hex(16)
-                    conn.execute(insert(meta_kv).values(key="alias-salt", value=found, flag=None))
-            self._salt = bytes.fromhex(found)
+        """The key of the default names, made once per casino: by whichever thread or process asks first (two
+        at once on a fresh PostgreSQL database: the second's insert fails and it reads the first's)."""
+        with self._lock:
+            if self._salt is None:
+                for _ in range(2):
+                    try:
+                        with self.db.write() as conn:
+                            found = conn.execute(select(meta_kv.c.value).where(meta_kv.c.key == "alias-salt")).scalar()
+                            if found is None:
+                                found = secrets.token_hex(16)
+                                conn.execute(insert(meta_kv).values(key="alias-salt", value=found, flag=None))
+                        break
+                    except IntegrityError:
+                        continue
+                self._salt = bytes.fromhex(found)
         return self._salt
 
     def default(self, login: str, seat: int | None = None) -> str:

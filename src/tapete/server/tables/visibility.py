@@ -307,6 +307,7 @@ def viewer_boxes(doc: dict[str, Any], viewer: str | None) -> frozenset[str]:
 
 # -- the stream, the round records, the errors -----------------------------------------------------------------
 ACT_KEYS = ("do", "bet", "by")
+SECRET_KEYS = frozenset({"seed", "cards", "log"})     # what a stream record may carry that not every watcher sees
 
 
 def mask_cards(doc: Any) -> Any:
@@ -338,8 +339,8 @@ def stream_record(record: dict[str, Any], viewer: Viewer, table: TableFacts) -> 
     if standing == "inspector":
         return record
     data = record.get("data")
-    if not isinstance(data, dict):
-        return record
+    if not isinstance(data, dict) or (record.get("kind") != "act" and not SECRET_KEYS & data.keys()):
+        return record                   # most records (a bet, a phase): as they are, no copy per watcher
     out = dict(data)
     if table.circle:
         out.pop("seed", None)
