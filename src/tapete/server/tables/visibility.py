@@ -82,7 +82,6 @@ class Viewer:
 
 
 ANONYMOUS = Viewer()
-EXPORT = Viewer("audit-export", frozenset({"inspector"}))     # `tapete audit export`: the inspector's whole record
 
 
 @dataclass(frozen=True)
