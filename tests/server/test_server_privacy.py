@@ -142,8 +142,10 @@ def test_other_players_by_display_name(casino: Any) -> None:
 
 def test_a_players_act_names_him_by_display_name(casino: Any) -> None:
     """A record whose only mention of the player is its actor (a prison or half decision at roulette)."""
+    from tapete.server.tables.visibility import by_display_name
+
     aliases = casino.client.app.state.server.aliases
     record = {"table": "ruleta", "kind": "act", "actor": "ana", "data": {"event": {"act": {"do": "prison", "bet": "b1"}}}}
-    shown = aliases.apply(record, "luis")
+    shown = by_display_name(record, "luis", aliases)
     assert shown["actor"].startswith("Player ") and "ana" not in json.dumps(shown)
-    assert aliases.apply({**record, "actor": "croupier"}, "luis")["actor"] == "croupier"     # staff keep their names
+    assert by_display_name({**record, "actor": "croupier"}, "luis", aliases)["actor"] == "croupier"     # staff keep their names

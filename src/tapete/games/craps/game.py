@@ -275,7 +275,7 @@ class CrapsGame(Game):
             raise TapeteError("illegal-action", f"bet {bet.id}: odds only once the point of {parent.id} is known",
                               source=source, bet=bet.id)
         if parent.player != bet.player:
-            raise TapeteError("illegal-action", f"bet {bet.id}: odds go with the player's own bet ({parent.id} is {parent.player}'s)",
+            raise TapeteError("illegal-action", f"bet {bet.id}: odds go with the player's own bet ({parent.id} is another player's)",
                               source=source, bet=bet.id)
 
     def _timing(self, state: CrapsState, rules: CrapsRules, new: CrapsBet) -> None:

@@ -903,7 +903,7 @@ class CircleGame(Game):
             if act.do != "draw":
                 raise TapeteError("out-of-turn", f"the draw is under way: {act.do} is not due", bet=act.bet)
             if i != hand.draw_queue[0]:
-                raise TapeteError("out-of-turn", f"{b.seats[hand.draw_queue[0]].player} draws now", bet=act.bet,
+                raise TapeteError("out-of-turn", f"another hand draws now (the hand of position {hand.draw_queue[0] + 1})", bet=act.bet,
                                   source="003:4876-4884")
             if fields.get("round", 1) != 1:
                 raise TapeteError("out-of-turn", "the draw comes after round 1", bet=act.bet)
@@ -928,10 +928,11 @@ class CircleGame(Game):
             if fields.get("out-of-turn") and act.do in ("bet", "raise") and b.seats[i].state == "in":
                 self._hold(state, hand, i, act)
                 return
-            due = b.seats[b.to_act].player if b.to_act is not None else "nobody"
+            # positions, not logins: the message reaches a player who may not learn another's login (issue 26)
+            due = f"the hand of position {b.to_act + 1}" if b.to_act is not None else "nobody"
             src = self._out_of_turn_source(state)
             why = f" (only a bet made out of turn binds, {src})" if fields.get("out-of-turn") else ""
-            raise TapeteError("out-of-turn", f"{b.seats[i].player} acts, but {due} is to act{why}", bet=act.bet,
+            raise TapeteError("out-of-turn", f"the hand of position {i + 1} acts, but {due} is to act{why}", bet=act.bet,
                               source=src)
         amount = fields.get("amount")
         if act.do == "chips":

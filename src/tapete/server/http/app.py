@@ -55,9 +55,10 @@ from tapete.server.http.status import STATUS
 from tapete.server.money import cage, ledger
 from tapete.server.storage.db import Database, bets, casino_tables, ledger_tx, postings, rounds, users
 from tapete.server.storage.writers import BetWriters
-from tapete.server.tables import circle, privacy
+from tapete.server.tables import circle, privacy, visibility
 from tapete.server.tables.runtime import Broadcaster, Clock, Ownership
 from tapete.server.tables.service import TableService
+from tapete.server.tables.visibility import Viewer
 
 log = logging.getLogger("tapete.server")
 
@@ -119,6 +120,20 @@ class Server:
             self._layouts[table_id] = views.layout(self.service.game(spec), self.config.jurisdiction_of(spec),
                                                    dict(spec.table))
         return self._layouts[table_id]
+
+    def shown(self, table_id: str, doc: Any, user: User | None) -> Any:
+        """A table's document as `user` (None: a visitor without a session) may read it: the table's staff and
+        the inspector read logins, anyone else other players' display names (the default by seat at a circle
+        table), applied by structure (visibility.by_display_name)."""
+        viewer = Viewer.of(user)
+        if viewer.sees_logins(table_id):
+            return doc
+        seats: dict[str, int] = {}
+        spec = self.service.specs.get(table_id)
+        if spec is not None and circle.table_stakes(self.service.game(spec)):
+            with self.db.read() as conn:
+                seats = {p: s for s, p in circle.load_seating(conn, table_id).items()}
+        return visibility.by_display_name(doc, viewer.login, self.aliases, seats)
 
     def prepare(self) -> None:
         """Check the schema (a new database is created at head), create the configured tables, staff and demo players."""
@@ -214,9 +229,7 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
 
     def public(table: str, doc: Any, user: User | None) -> Any:
         """A table's document as `user` may read it: other players by display name (staff of the table see logins)."""
-        if user is not None and sees_table(user, table, "croupier", "chief", "inspector"):
-            return doc
-        return _public(server, table, doc, user.username if user is not None else None)
+        return server.shown(table, doc, user)
 
     def casino_wide(user: User, *roles: str) -> None:
         """A report over every table: staff who work every table (no `tables` list), or the inspector."""
@@ -302,7 +315,8 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
     def actions(table_id: str, user: Me) -> dict[str, Any]:
         """What the engine allows now: bet kinds with minimum, maximum and every legal target; decisions due."""
         with db.read() as conn:
-            return service.actions(conn, table_id, user.username)
+            found = service.actions(conn, table_id, user.username)
+        return public(table_id, found, user)          # a decision's `holder`: another player by display name
 
     @app.get("/api/tables/{table_id}/view", tags=["tables"])
     def view(table_id: str, user: Me, recent: Annotated[int, Query(ge=0, le=20)] = 1) -> dict[str, Any]:
@@ -315,10 +329,10 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
             past = conn.execute(select(rounds.c.record).where(rounds.c.table_id == table_id, rounds.c.status == "settled")
                                 .order_by(rounds.c.id.desc()).limit(recent)).scalars() if recent else []
             records = [r for r in past if r and r.get("view")]
-        viewer = user.username if user.has("player") else None
-        previous = [views.doc_view(r["coup"], viewer, over=True) if r.get("coup") else r["view"] for r in records]
+        viewer = Viewer.of(user)
+        previous = [visibility.coup_for(viewer, table_id, r) for r in records]
         return public(table_id, {"table": table_id, "phase": row["phase"], "round": row["round_no"],
-                                 "state": views.state_view(state, viewer, over=row["phase"] == "settled"),
+                                 "state": visibility.state_for(viewer, table_id, state, over=row["phase"] == "settled"),
                                  "recent": previous}, user)
 
     @app.get("/api/tables/{table_id}/layout", tags=["tables"])
@@ -638,12 +652,9 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
             record = {"round": r["number"], "table_id": r["table_id"], "commitment": r["commitment"], "status": r["status"]}
         record["status"] = r["status"]
         spec = service.specs.get(r["table_id"])
-        if spec and not user.has("inspector") and circle.table_stakes(service.game(spec)):
+        if spec is not None:
             with db.read() as conn:
-                if not privacy.seed_public(conn, spec, r["settled_at"]):
-                    until = "the end of the table's session" if spec.seed_delay is None else \
-                        f"{spec.seed_delay:g} s after the hand, or the end of the table's session"
-                    record = privacy.seal(record, until)
+                record = visibility.round_record(conn, record, Viewer.of(user), spec, service.game(spec), r["settled_at"])
         return public(r["table_id"], record, user)
 
     @app.get("/api/stats", tags=["audit"])
@@ -671,7 +682,8 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
             return
         await websocket.accept()
         queue = server.broadcaster.subscribe(table_id)
-        circle_table = circle.table_stakes(service.game(service.spec(table_id)))
+        facts = visibility.TableFacts.of(table_id, service.game(service.spec(table_id)))
+        watcher = Viewer.of(viewer)
         session = auth.live.open(token or "", viewer.username)      # it ends with its session (live.py)
         ended = asyncio.create_task(_session_ends(session, auth, token, viewer))
         try:
@@ -680,7 +692,6 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
             await websocket.send_json({"type": "snapshot", **await asyncio.to_thread(public, table_id, snapshot, viewer)})
             after = snapshot["seq"]
             reader = asyncio.create_task(_drain(websocket))
-            staff = sees_table(viewer, table_id, "croupier", "chief", "inspector")
             while not reader.done() and not ended.done():
                 items = []
                 if queue.empty():
@@ -699,14 +710,14 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
                         await websocket.send_json({"type": "snapshot", **await asyncio.to_thread(public, table_id, snapshot, viewer)})
                     elif item["seq"] > after:
                         after = item["seq"]
-                        if circle_table:
-                            await websocket.send_json(await asyncio.to_thread(
-                                public, table_id, item if staff else privacy.strip_seed(item), viewer))
+                        shown = visibility.stream_record(item, watcher, facts)     # the cards this watcher may see
+                        if facts.circle:
+                            await websocket.send_json(await asyncio.to_thread(public, table_id, shown, viewer))
                             continue
                         # Serialised once per view, shared by every watcher of that view (fanout.py).
-                        view = "staff" if staff else viewer.username if viewer.username in fanout.named(table_id, item) else ""
+                        view = visibility.stream_key(watcher, table_id, fanout.named(table_id, item))
                         await websocket.send_text(await fanout.text(
-                            (table_id, item["seq"], view), lambda item=item: public(table_id, item, viewer)))
+                            (table_id, item["seq"], view), lambda shown=shown: public(table_id, shown, viewer)))
             if ended.done():
                 await websocket.close(code=live.CLOSE_CODE, reason="session-ended")
         except (WebSocketDisconnect, RuntimeError):
@@ -722,14 +733,6 @@ def _bet(r: Any) -> dict[str, Any]:
             "staked": r["collected"], "round_id": r["round_id"], "status": r["status"]}
 
 
-def _public(server: Server, table_id: str, doc: Any, viewer: str | None) -> Any:
-    """Other players' logins replaced by their display names (the default by seat at a circle table)."""
-    seats: dict[str, int] = {}
-    spec = server.service.specs.get(table_id)
-    if spec is not None and circle.table_stakes(server.service.game(spec)):
-        with server.db.read() as conn:
-            seats = {p: s for s, p in circle.load_seating(conn, table_id).items()}
-    return server.aliases.apply(doc, viewer, seats)
 
 
 def _snapshot(service: TableService, db: Database, table_id: str) -> dict[str, Any]:

@@ -5,7 +5,8 @@ in a worker thread and JSON-encoded once per connection: a thousand thread hops 
 record. Every watcher who is neither staff of the table nor a player named in the record sees the same
 text; so does every staff member; a player named in it sees his own login kept. The text of each view is
 made once (the first watcher to need it computes it, the others await the same future) and kept for the
-last few hundred records.
+last few hundred records. The views a record has are `visibility.stream_key`'s: what each watcher may see of
+it (cards, seeds) is `visibility.stream_record`'s, decided before the text is made.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 
-from tapete.server.tables.privacy import _players
+from tapete.server.tables.visibility import named_players
 
 KEEP = 256
 
@@ -38,7 +39,7 @@ class Fanout:
         key = (table_id, item["seq"])
         found = self._named.get(key)
         if found is None:
-            found = self._named[key] = frozenset(_players(item))
+            found = self._named[key] = frozenset(named_players(item))
             if len(self._named) > KEEP:
                 self._named.popitem(last=False)
         return found

@@ -72,7 +72,7 @@ def check_decider(ctx: Ctx, event: Any, user: str, staff: bool) -> None:
         return
     holder = ctx.game.hand_holder(ctx.state, by)
     if holder is not None and holder != user:
-        raise TapeteError("forbidden", f"the {by} hand is {holder}'s to decide, not {user}'s")
+        raise TapeteError("forbidden", f"the {by} hand is another player's to decide")   # never whose: a login
     if holder is None and banked(ctx.game):
         raise TapeteError("forbidden", f"no player holds the {by} hand now: only the croupier of a live table acts for it")
 

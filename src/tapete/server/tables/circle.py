@@ -156,7 +156,7 @@ def op_sit(ctx: Ctx, user: str, seat: int, amount: int) -> dict[str, Any]:
     if seat not in TABLE_RANGE:
         raise TapeteError("bad-request", "seats are numbered 1-10 from the croupier's right", source="003:4052-4056")
     if seat in seating:
-        raise TapeteError("seat-taken", f"seat {seat} of table {t} is taken by {seating[seat]}", source="003:4198-4200")
+        raise TapeteError("seat-taken", f"seat {seat} of table {t} is taken", source="003:4198-4200")  # never whose: a login
     rules = game.rules_for(ctx.jurisdiction)
     most = min(rules.max_players, ctx.spec.seats or len(TABLE_RANGE))  # type: ignore[attr-defined]
     if len(seating) >= most:

@@ -1,4 +1,5 @@
-"""What a player may see of others at the table (docs/server.md § What is public).
+"""The stored side of what a player may see of others (docs/server.md § What is public): display names and the
+public moment of a circle hand's seed. Who sees what is decided in `visibility`, which uses these.
 
 Two rules, as at a real table:
 - **Other players are shown by a display name**, never by their login: the name they chose (`POST /api/me/name`),
@@ -23,13 +24,13 @@ import time
 from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from tapete.server.storage.db import Database, meta_kv, users
 
 CACHE_S = 5.0
 DEFAULT = re.compile(r"^(seat|player)\s+\S{1,4}$", re.IGNORECASE)
 DISPLAY = re.compile(r"^[\w][\w .'-]{0,23}$")
-NAME_CHARS = "A-Za-z0-9_.-"
 
 
 def session_key(table_id: str) -> str:
@@ -72,15 +73,6 @@ def seal(record: dict[str, Any], until: str) -> dict[str, Any]:
     return out
 
 
-def strip_seed(record: dict[str, Any]) -> dict[str, Any]:
-    """A stream record of a circle table without any seed (the shoe's end, the settlement) nor the cards a
-    live table's croupier keyed (a deal's hole cards): what the table shows comes in the table's view."""
-    data = record.get("data")
-    if isinstance(data, dict) and ("seed" in data or data.get("cards")):
-        return {**record, "data": {k: v for k, v in data.items() if k not in ("seed", "cards")}}
-    return record
-
-
 class Aliases:
     """Login -> display name of players, cached briefly (a changed name reaches other processes in CACHE_S)."""
 
@@ -91,13 +83,21 @@ class Aliases:
         self._salt: bytes | None = None
 
     def salt(self) -> bytes:
-        if self._salt is None:
-            with self.db.write() as conn:
-                found = conn.execute(select(meta_kv.c.value).where(meta_kv.c.key == "alias-salt")).scalar()
-                if found is None:
-                    found = secrets.token_hex(16)
-                    conn.execute(insert(meta_kv).values(key="alias-salt", value=found, flag=None))
-            self._salt = bytes.fromhex(found)
+        """The key of the default names, made once per casino: by whichever thread or process asks first (two
+        at once on a fresh PostgreSQL database: the second's insert fails and it reads the first's)."""
+        with self._lock:
+            if self._salt is None:
+                for _ in range(2):
+                    try:
+                        with self.db.write() as conn:
+                            found = conn.execute(select(meta_kv.c.value).where(meta_kv.c.key == "alias-salt")).scalar()
+                            if found is None:
+                                found = secrets.token_hex(16)
+                                conn.execute(insert(meta_kv).values(key="alias-salt", value=found, flag=None))
+                        break
+                    except IntegrityError:
+                        continue
+                self._salt = bytes.fromhex(found)
         return self._salt
 
     def default(self, login: str, seat: int | None = None) -> str:
@@ -139,45 +139,6 @@ class Aliases:
         """The replacement of every other player's login among `logins`."""
         found = self.lookup({n for n in logins if n and n != viewer})
         return {login: chosen or self.default(login, (seats or {}).get(login)) for login, chosen in found.items()}
-
-    def apply(self, doc: Any, viewer: str | None, seats: dict[str, int] | None = None, extra: set[str] = frozenset()) -> Any:
-        """`doc` with each other player's login (named under a `player` key anywhere in it, or in `extra`)
-        replaced by his display name: as a value, a key, or a word of a sentence (the engine's narration)."""
-        logins = set(extra) | set(_players(doc)) | set(seats or {})
-        mapping = self.names(logins, viewer, seats)
-        if not mapping:
-            return doc
-        pattern = re.compile(rf"(?<![{NAME_CHARS}])(" + "|".join(re.escape(n) for n in sorted(mapping, key=len, reverse=True))
-                             + rf")(?![{NAME_CHARS}])")
-        return _replace(doc, mapping, pattern)
-
-
-def _players(doc: Any) -> list[str]:
-    out: list[str] = []
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            if k in ("player", "holder", "banker", "user", "actor") and isinstance(v, str):
-                out.append(v)
-            elif k in ("seats", "stacks") and isinstance(v, dict):
-                out.extend(x for x in v if isinstance(x, str))
-            else:
-                out.extend(_players(v))
-    elif isinstance(doc, list):
-        for x in doc:
-            out.extend(_players(x))
-    return out
-
-
-def _replace(doc: Any, mapping: dict[str, str], pattern: re.Pattern[str]) -> Any:
-    if isinstance(doc, str):
-        if doc in mapping:
-            return mapping[doc]
-        return pattern.sub(lambda m: mapping[m.group(1)], doc) if " " in doc or ":" in doc else doc
-    if isinstance(doc, list):
-        return [_replace(x, mapping, pattern) for x in doc]
-    if isinstance(doc, dict):
-        return {(mapping.get(k, k) if isinstance(k, str) else k): _replace(v, mapping, pattern) for k, v in doc.items()}
-    return doc
 
 
 def check_display_name(name: str, taken: bool) -> str:

@@ -8,7 +8,6 @@ from typing import Any
 from sqlalchemy import text, update
 
 from tapete.engine.events import Limits
-from tapete.server.http.views import state_view
 from tapete.server.storage import fastjson
 from tapete.server.storage.db import rounds
 from tapete.server.tables import banker, circle
@@ -23,6 +22,7 @@ from tapete.server.tables.table_ctx import (
     settlement_doc,
     sync_stakes,
 )
+from tapete.server.tables.visibility import state_view
 
 
 def conclude(ctx: Ctx) -> dict[str, Any]:
@@ -62,7 +62,7 @@ def conclude(ctx: Ctx) -> dict[str, Any]:
     if ctx.game.uses_shoe and ctx.state is not None:
         record["view"] = state_view(ctx.state, over=True)     # the coup as the table showed it at its end
         if ctx.coup is not None:
-            record["coup"] = ctx.coup          # read back through views.doc_view, per viewer
+            record["coup"] = ctx.coup          # read back through visibility.doc_view, per viewer
     ctx.round_dirty = True
     ctx.conn.execute(update(rounds).where(rounds.c.id == ctx.row["round_id"]).values(
         status="settled", settled_at=ctx.now, seed=ctx.row["seed"]))

@@ -13,7 +13,6 @@ from tapete.engine.events import Close, Deal, Limits, Outcome, Void
 from tapete.engine.serialize import from_json, to_json
 from tapete.server.audit import staff_log
 from tapete.server.config import check_table_values
-from tapete.server.http.views import redact
 from tapete.server.money import ledger
 from tapete.server.storage import fastjson
 from tapete.server.storage.db import rounds
@@ -39,6 +38,7 @@ from tapete.server.tables.table_ctx import (
     sync_stakes,
     wallet_balance,
 )
+from tapete.server.tables.visibility import redact
 
 
 def op_open(ctx: Ctx, table: dict[str, Any] | None = None) -> dict[str, Any]:

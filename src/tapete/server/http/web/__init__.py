@@ -113,7 +113,7 @@ def mount(app: FastAPI, server: Server) -> None:
                 s["family"] = family(spec.game)
                 s["max_bet"] = s["limits"].get("maximum") or max(
                     (k["maximum"] for k in server.layout(spec.id) if k.get("maximum")), default=None)
-                out.append(s)
+                out.append(server.shown(spec.id, s, None))     # a visitor's page: other players never by login
         return out
 
     def table_page(request: Request, table_id: str, template: str, role: str) -> Response:
@@ -125,6 +125,7 @@ def mount(app: FastAPI, server: Server) -> None:
                 data={}, path=request.url.path, table_id=table_id, langs=language_links(language(request))), status_code=404)
         with server.db.read() as conn:
             summary = server.service.summary(conn, table_id)
+        summary = server.shown(table_id, summary, None)       # the shell is anyone's: players by display name
         game = server.service.game(spec)
         summary["max_bet"] = summary["limits"].get("maximum") or max(
             (k["maximum"] for k in server.layout(table_id) if k.get("maximum")), default=None)
