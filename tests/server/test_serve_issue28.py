@@ -44,7 +44,7 @@ def test_serve_prints_its_real_port_refuses_a_port_in_use_and_stops_at_once(tmp_
             pass                    # the lifespan (migrations, demo accounts) runs after the bind
 
         login = urllib.request.Request(f"http://127.0.0.1:{port}/api/login", method="POST",
-                                       data=json.dumps({"username": "croupier", "password": "croupier"}).encode(),
+                                       data=json.dumps({"username": "croupier", "password": "tapete-demo"}).encode(),
                                        headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(login, timeout=60) as answer:
             token = json.load(answer)["token"]

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-CARD = re.compile(r"^(?:[2-9TJQKA]|1[0-2]|[1-9])[SHDCoceb]$")      # a card as the engine writes it
+CARD = re.compile(r"^(?:(?:[2-9TJQKA]|1[0-2]|[1-9])[SHDCoceb]|X[1-9])$")      # a card as the engine writes it (Pai Gow: joker X1)
 PLAYERS = {"ana": 200_000, "luis": 100_000, "eva": 100_000, "red": 100_000}
 
 

@@ -170,7 +170,10 @@ class PlayerBankedAdapter(TableAdapter):
 class TrenteQuaranteAdapter(TableAdapter):
     family = "trente et quarante"
     own_shoe = True
-    phases = PhaseTable.of(CARD_ROUTES, {"prison": PRISON_WINDOW, "half": PRISON_WINDOW, ANY_VERB: ("acting",)})
+    # A refait's prison or half is asked at once, while the coup's decisions are due (acting), as well as for a
+    # bet held in prison from an earlier coup between rounds (000:233-240; 003:304-311).
+    phases = PhaseTable.of(CARD_ROUTES, {"prison": (*PRISON_WINDOW, "acting"), "half": (*PRISON_WINDOW, "acting"),
+                                         ANY_VERB: ("acting",)})
 
     def prepare_shoe(self, state: TQState, rng: TableRng) -> None:
         assert isinstance(self.game, TrenteQuaranteGame)
