@@ -3,7 +3,7 @@ with many more sequences than CI gives it, at each of its five tables, on SQLite
 server binaries are installed). Each row: the table, the database, the sequences and steps run, the time, and
 the verdict (`held`, or the first invariant that broke, shrunk to its shortest sequence by Hypothesis).
 
-    python benchmarks/bench_stateful.py [--examples 200] [--steps 40] [--tables ru bj]
+    python benchmarks/bench_stateful.py [--examples 25] [--steps 40] [--tables ru bj]
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = 200
+EXAMPLES = 25
 STEPS = 40
 
 

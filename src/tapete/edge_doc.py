@@ -2,7 +2,8 @@
 game in every jurisdiction as a `$ tapete edge GAME -j J` block holding what the command prints.
 
 `python scripts/edge_doc.py` writes it; tests/analysis/test_edge_doc.py regenerates it and fails when the file
-differs, so the figures cannot drift from the code. The table is printed 80 columns wide, whatever the terminal.
+differs, so the figures cannot drift from the code. The table is printed `WIDTH` columns wide, whatever the
+terminal (at 80 the wider tables fall back to one block per row, tapete.cli_render.fit).
 It runs the command itself, so it sits beside the CLI, above the analysis it documents.
 """
 
@@ -14,6 +15,7 @@ from collections.abc import Callable, Iterable
 GAMES = ("roulette-french", "roulette-french-short", "roulette-american", "boule", "wheel-of-fortune", "craps",
          "punto-banca", "blackjack", "trente-quarante", "poker-sin-descarte", "trijoker", "tripoker", "pai-gow",
          "casino-monte", "monte-banca")
+WIDTH = 120                  # the doc-drift test's default terminal (tests/test_doc_examples.py)
 SLOW = ("blackjack",)        # blocks that take tens of seconds: the derived chart is solved before its stored figure
 
 HEAD = """\
@@ -153,7 +155,7 @@ def _edge_output(game: str, jurisdiction: str) -> str:
     from tapete import cli
 
     width = cli.console.width
-    cli.console.width = 80
+    cli.console.width = WIDTH
     try:
         result = CliRunner().invoke(cli.app, ["edge", game, "-j", jurisdiction])
     finally:
@@ -161,6 +163,11 @@ def _edge_output(game: str, jurisdiction: str) -> str:
     if result.exit_code != 0:
         raise RuntimeError(f"tapete edge {game} -j {jurisdiction}: {result.output}")
     return "\n".join(line.rstrip() for line in result.output.rstrip("\n").splitlines())
+
+
+def _marker(game: str) -> str:
+    """The doc-drift options of a block (tests/test_doc_examples.py): its width; blackjack's are slow."""
+    return f"<!-- doc-example: {'slow, ' if game in SLOW else ''}columns={WIDTH} -->"
 
 
 def blocks(games: Iterable[str] = GAMES, progress: Callable[[str], None] | None = None) -> list[tuple[str, str]]:
@@ -174,7 +181,8 @@ def blocks(games: Iterable[str] = GAMES, progress: Callable[[str], None] | None 
         for jurisdiction in g.rules:
             if progress:
                 progress(f"{game} {jurisdiction}")
-            text += f"\n```\n$ tapete edge {game} -j {jurisdiction}\n{_edge_output(game, jurisdiction)}\n```\n"
+            text += (f"\n{_marker(game)}\n```\n$ tapete edge {game} -j {jurisdiction}\n"
+                     f"{_edge_output(game, jurisdiction)}\n```\n")
         out.append((game, text))
     return out
 
