@@ -133,6 +133,8 @@ CASES: dict[str, list[tuple[list[str], str]]] = {
     "backup": [(["--database", "sqlite:///{folder}/none.db"], "no database file"),
                (["--database", "foo://bar"], "--database")],
     "restore": [(["{folder}/missing.backup"], "cannot read"), (["{afile}"], "not a backup")],
+    "config check": [(["{missing}"], "cannot be read"), (["{binary}"], "UTF-8"), (["{config}"], "not TOML"),
+                     (["{folder}"], "cannot be read"), ([], "file")],
     "db status": [(["--database", "sqlite:///{folder}/none.db"], "no database file")],
     "db upgrade": [(["--database", "sqlite:///{folder}/none.db"], "no database file"),
                    (["--database", "foo://bar"], "--database")],

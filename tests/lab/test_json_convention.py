@@ -85,12 +85,26 @@ def test_rules_json_writes_the_roulette_payouts_as_pairs() -> None:
     assert any(isinstance(v, str) and re.fullmatch(r"\d+/\d+", v) for r in craps.values() for v in leaves(r))
 
 
-@pytest.mark.parametrize("game", sorted({g for g, _ in GAME_JURISDICTIONS}))
+@pytest.mark.parametrize("game", sorted(g.id for g in all_games() if len(g.rules) > 1))
 def test_diff_json_is_typed_and_valid(game: str) -> None:
-    doc = json.loads(runner.invoke(app, ["diff", game, "--json"]).stdout)
+    result = runner.invoke(app, ["diff", game, "--json"])
+    assert result.exit_code == 0
+    doc = json.loads(result.stdout)
     assert not [e.message for e in validators()[1].iter_errors(doc)]
     values = [x for d in doc["differences"] for k, v in d.items() if k != "rule" for x in leaves(v["value"])]
     assert not [x for x in values if isinstance(x, str) and PRINTED_SCALAR.match(x)]
+
+
+@pytest.mark.parametrize("game", sorted(g.id for g in all_games() if len(g.rules) == 1))
+def test_diff_json_of_a_game_one_catalog_has_is_the_error_document(game: str) -> None:
+    """Issue 28 point 4 (docs/terminal.md, exit codes): nothing to compare is refused, and a `--json` caller reads the
+    project's error document on stdout (exit 2), not a diff document with no differences."""
+    result = runner.invoke(app, ["diff", game, "--json"])
+    assert result.exit_code == 2
+    doc = json.loads(result.stdout)
+    error = Draft202012Validator({"$defs": schema("settlement")["$defs"], "$ref": "#/$defs/error"})
+    assert not [e.message for e in error.iter_errors(doc)]
+    assert doc["error"]["code"] == "nothing-to-compare" and f"tapete rules {game} -j" in doc["error"]["message"]
 
 
 def test_the_schema_refuses_printed_values() -> None:
@@ -142,7 +156,7 @@ def test_cite_prints_a_ruling() -> None:
     result = runner.invoke(app, ["cite", "rulings#chemin-bank-award"])
     assert result.exit_code == 0
     assert result.output.startswith("rulings#chemin-bank-award: a reading of tapete's")
-    assert "**Question.** Several players offer for a bank that nobody holds" in result.output
+    assert "**Question.** Who gets a bank nobody holds" in result.output
     printed = runner.invoke(app, ["cite", "R: docs/rulings.md#chemin-bank-award"])
     assert printed.exit_code == 0 and printed.output == result.output
 

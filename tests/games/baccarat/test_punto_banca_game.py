@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,9 +14,11 @@ from tapete.core.rng import TableRng
 from tapete.engine.events import Bet, Deal
 from tapete.engine.serialize import from_json, to_json
 from tapete.games.baccarat.punto_banca import RULES, bet_return, opening_burn
+from tapete.lab.cases import EXAMPLES as EXAMPLES_FILE
+from tapete.lab.cases import golden_path
 
 GAME = get_game("punto-banca")
-EXAMPLES = Path(__file__).parents[2] / "conformance" / "examples" / "cases.jsonl"
+EXAMPLES = golden_path() / EXAMPLES_FILE     # the worked examples, package data since issue 32
 FULL_SHOE = [r + s for _ in range(6) for r in "A23456789TJQK" for s in "SHDC"]
 
 

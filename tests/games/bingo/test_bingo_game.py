@@ -99,8 +99,11 @@ def test_prize_amounts_are_inputs_and_say_so_in_the_rules() -> None:
 
 
 def test_no_house_edge_is_claimed_for_bingo() -> None:
+    """Its prizes are shares of the card sales: `edge` refuses (issue 28 point 4) and names the command that answers."""
     result = runner.invoke(app, ["edge", "bingo", "--json"])
-    assert result.exit_code == 0 and json.loads(result.stdout)["bets"] == []
+    assert result.exit_code == 2
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == "no-house-edge" and "`tapete bingo`" in error["message"]
 
 
 def test_state_round_trips_through_json_mid_game() -> None:

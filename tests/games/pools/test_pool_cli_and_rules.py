@@ -117,7 +117,8 @@ def test_games_rules_diff_edge_know_the_pools() -> None:
     assert {r["rule"]: r["source"] for r in rules}["split_above"] == "000:1815-1825"
     wrong = runner.invoke(app, ["rules", "lototrot", "-j", "ES", "--json"])
     assert wrong.exit_code == 2 and json.loads(wrong.stdout)["error"]["code"] == "game-not-in-jurisdiction"
-    assert runner.invoke(app, ["diff", "promotrot", "--json"]).exit_code == 0
+    alone = runner.invoke(app, ["diff", "promotrot", "--json"])     # only ES-IB has it: refused (issue 28 point 4)
+    assert alone.exit_code == 2 and json.loads(alone.stdout)["error"]["code"] == "nothing-to-compare"
     for game, kind, edge in (("lototrot", "pick-7", "2/5"), ("promotrot", "ticket", "3/10")):
         bets = json.loads(runner.invoke(app, ["edge", game, "-j", "ES-IB", "--json"]).stdout)["bets"]
         assert bets == [{"kind": kind, "option": bets[0]["option"], "house_edge": edge,
