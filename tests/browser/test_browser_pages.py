@@ -62,7 +62,9 @@ def scene(server: Any) -> Any:
     call("luis", "POST", "/api/tables/tripoker/bets", {"bets": [{"kind": "ante", "amount": 1000, "extra": {"box": 2}}]})
     call("croupier", "POST", "/api/tables/tripoker/close")               # the electronic shoe deals: call or fold
     call("luis", "POST", "/api/tables/tq/bets", {"bets": [{"kind": "red", "amount": 1000}]})
-    call("croupier", "POST", "/api/tables/tq/close")
+    answer = call("croupier", "POST", "/api/tables/tq/close")
+    if answer["phase"] == "acting":                                       # a refait: the player takes half back
+        call("luis", "POST", "/api/tables/tq/acts", {"bet": answer["due"][0]["bet"], "do": "half"})
     call("croupier", "POST", "/api/tables/tq/open")
     call("croupier", "POST", "/api/tables/pb/open")
     call("luis", "POST", "/api/tables/pb/bets", {"bets": [{"kind": "banker", "amount": 5000}]})
