@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from tapete.cli import app as cli
 from tapete.server.audit import backup as backups
 from tapete.server.storage.db import Database, bets
+from tapete.server.storage.migrations import quarantined
 
 ROULETTE = {"id": "ru", "game": "roulette-french", "jurisdiction": "ES", "auto": False, "table": {"minimum": 100}}
 
@@ -95,7 +96,7 @@ def test_postgres_backup_under_load_restores_every_bet_wallet_and_chain(make_cas
     db = Database(fresh)
     facts = restored_facts(db)
     assert before <= facts["bets"] <= after and sum(facts["balances"].values()) == 0
-    assert backups.quarantined(db) is None
+    assert quarantined(db) is None
     db.dispose()
     refused = tapete("restore", str(target), "--database", fresh)            # never over a database in use
     assert refused.exit_code == 2 and "not empty" in refused.output

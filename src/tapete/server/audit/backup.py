@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from tapete.core.errors import TapeteError
-from tapete.server.storage.migrations import QUARANTINE, quarantined  # noqa: F401 - quarantined: the restore's reader
+from tapete.server.storage.migrations import QUARANTINE
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PGDUMP_MAGIC = b"PGDMP"
@@ -133,17 +133,6 @@ def verify_restored(db: Any) -> Verification:
                         records=report.checked.get("log records", 0),
                         transactions=report.checked.get("ledger transactions", 0),
                         bets=report.checked.get("bets", 0), problems=list(report.problems))
-
-
-def _ledger_problems(books: dict[str, Any]) -> list[str]:
-    """`ledger.check`'s findings in sentences."""
-    out = [f"ledger transaction {t} does not sum to zero" for t in books["unbalanced_transactions"][:10]]
-    out += [f"account {a}: its stored balance {stored} is not the sum of its postings {posted}"
-            for a, (stored, posted) in list(books["mismatched_accounts"].items())[:10]]
-    out += [f"account {a} is negative ({b})" for a, b in list(books["negative_accounts"].items())[:10]]
-    if books["sum"] != 0:
-        out.append(f"the ledger's accounts sum to {books['sum']}, not zero")
-    return out
 
 
 def existing_sqlite(url: str | None) -> bool | None:
