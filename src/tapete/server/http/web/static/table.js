@@ -20,7 +20,9 @@ const ctx = {
 
 // A stake far above the table's minimum is asked about before it is sent (issue 31: two quick taps with the
 // €100 chip at a €1 table placed €200 at once): one placement of BIG times the table's smallest chip or more
-// waits for the player's yes in a modal dialog; a tap while the question is open places nothing.
+// waits for the player's yes in a modal dialog; a tap while the question is open places nothing. Only chip
+// stakes are asked about: an amount the player typed (the chemin de fer bank) or one named on its spot (banco)
+// was chosen in words already.
 const BIG = 25;
 let asking = null;
 
@@ -44,7 +46,8 @@ function confirmStake(total, minimum) {
 
 async function placeBets(items) {
   const total = items.reduce((sum, b) => sum + (Number(b.amount) || 0), 0);
-  if (asking || (total >= BIG * smallest && !(await confirmStake(total, smallest)))) return undefined;
+  const chips = items.every((b) => b.amount === ctx.chip());
+  if (asking || (chips && total >= BIG * smallest && !(await confirmStake(total, smallest)))) return undefined;
   const out = await attempt(() => api(`/api/tables/${tableId}/bets`, { method: "POST", body: { bets: items } }));
   if (out) { setBalance(out.balance); await refresh(); }
   return out;
