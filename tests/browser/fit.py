@@ -4,6 +4,7 @@ browser test on a Playwright page already loaded (`Person.open`).
 - `small_controls(page, 24)`: every visible control (link, button, input, select, a [role] control, a focusable
   element) at least 24x24 CSS px (WCAG 2.2 target size); a link inside a sentence is exempt, as WCAG exempts it.
 - `small_decisions(page, 44)`: the decision buttons (hit, stand, call, fold...) at least 44 px tall.
+- `small_spots(page, 44)`: the bet spots at least 44x44 px (the roulette's line and crossing spots: 24 px).
 - `spots_cut_off(page)`: every bet spot of the cloth inside the window and inside every scrolling box around it,
   so that no spot needs a sideways scroll to be reached.
 - `sideways(page)`: how far the page scrolls sideways (0: it fits).
@@ -111,6 +112,12 @@ def small_controls(page: Any, minimum: int = 24) -> list[str]:
     return list(page.evaluate(_SMALL, [CONTROLS, minimum, minimum]))
 
 
+def small_spots(page: Any, minimum: int = 44) -> list[str]:
+    """Bet spots under `minimum` px in height or width, but the roulette's splits, corners, streets and six-lines:
+    those sit on the lines between numbers 52-64 px apart, where the geometry allows 24 px (WCAG 2.2's minimum)."""
+    return list(page.evaluate(_SMALL, [SPOTS.replace(".spot,", ".spot:not(.edge):not(.track-num),"), minimum, minimum]))
+
+
 def small_decisions(page: Any, minimum: int = 44) -> list[str]:
     """Decision buttons under `minimum` px tall (only the height: a word's width is its own)."""
     return list(page.evaluate(_SMALL, [DECISIONS, 0, minimum]))
@@ -163,6 +170,7 @@ def layout_problems(page: Any, cents: tuple[int, ...] = (), axe: bool = True) ->
         out.append(f"the page scrolls sideways by {n}px")
     out += [f"control under 24px: {s}" for s in small_controls(page)]
     out += [f"decision button under 44px: {s}" for s in small_decisions(page)]
+    out += [f"bet spot under 44px: {s}" for s in small_spots(page)]
     out += [f"bet spot cut off: {s}" for s in spots_cut_off(page)]
     out += [f"chip label hidden: {s}" for s in hidden_stake_labels(page)]
     out += [f"developer text: {s}" for s in raw_text(page, cents)]

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from fit import empty_felt, hidden_stake_labels, layout_problems, sideways, small_decisions, spots_cut_off
+
 from conftest import TABLES
-from fit import empty_felt, hidden_stake_labels, layout_problems, sideways, spots_cut_off
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -62,10 +63,11 @@ def test_decision_buttons_are_44_px_on_a_phone(scene: Any, people: Any) -> None:
     luis = people("luis", viewport=PHONE)
     for table, verb in (("bj", ".verb[data-verb='hit']"), ("tripoker", ".pk-hand button.verb[data-verb='call']")):
         page = luis.open(f"/tables/{table}")
-        button = page.locator(verb).first
-        button.wait_for()
-        box = button.bounding_box()
-        assert box and box["height"] >= 44 and box["width"] >= 44, (table, box)
+        page.locator(verb).first.wait_for()
+        sizes = page.evaluate("""(sel) => [...document.querySelectorAll(sel)].map((e) => {
+            const r = e.getBoundingClientRect(); return [r.width, r.height]; })""", verb)     # at once: a redraw detaches them
+        assert sizes and all(w >= 44 and h >= 44 for w, h in sizes), (table, sizes)
+        assert small_decisions(page) == [], table
     page = luis.open("/tables/bj")
     for link in page.locator("header.top a:visible").all():
         assert link.bounding_box()["height"] >= 24, link.inner_text()
