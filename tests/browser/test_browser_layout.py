@@ -9,9 +9,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fit import empty_felt, hidden_stake_labels, layout_problems, sideways, small_decisions, spots_cut_off
-
-from conftest import TABLES
+from tests.browser.conftest import TABLES
+from tests.browser.fit import (
+    empty_felt,
+    hidden_stake_labels,
+    layout_problems,
+    sideways,
+    small_decisions,
+    spots_cut_off,
+)
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
