@@ -1,7 +1,8 @@
 // The roulette cloth, drawn from the engine's bet kinds and targets: numbers, splits on the lines between
-// them, streets and six-lines on the bottom edge, corners at the crossings, columns, dozens, simple
-// chances, and the racetrack where the jurisdiction has announced bets. Keyboard: Tab/Shift+Tab or the
-// arrow keys between numbers, Enter/Space to bet the chosen chip.
+// them, streets and six-lines on the street edge, corners at the crossings, columns, dozens, simple
+// chances, and the racetrack where the jurisdiction has announced bets. Lying on a desktop, standing on a
+// phone (redrawn when the felt's width asks for the other). Keyboard: Tab/Shift+Tab or the arrow keys
+// between numbers (as drawn), Enter/Space to bet the chosen chip.
 import { engineLog, el, kindLabel, markSpots, spotButton, t } from "../app.js";
 
 const RED = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
