@@ -271,6 +271,7 @@ def test_errors_read_as_sentences_with_the_code_behind_details(scene: Any, peopl
     page.get_by_role("radio", name="Chip €100.00").click()
     for _ in range(8):                                                    # past the straight's maximum
         page.locator(".cloth .spot[data-kind='straight'][data-on='5']").click()
+        page.locator("#stake-yes").click()                                # 100 times the minimum: asked first
         if page.locator("#errors .error-doc").count():
             break
     doc = page.locator("#errors .error-doc")

@@ -40,6 +40,7 @@ def test_buy_chips_split_spin_and_live_update(server: Any, people: Any) -> None:
     # a bet over the split's maximum: the server's error document, shown as it came
     table.get_by_role("radio", name="Chip €100.00").click()
     split.click()
+    table.locator("#stake-yes").click()                      # 100 times the €1 minimum: asked first
     error = table.locator("#errors .error-doc")
     error.wait_for()
     assert error.get_attribute("data-code") == "over-maximum"

@@ -18,7 +18,36 @@ const ctx = {
   refresh: () => refresh(),
 };
 
+// A stake far above the table's minimum is asked about before it is sent (issue 31: two quick taps with the
+// €100 chip at a €1 table placed €200 at once): one placement of BIG times the table's smallest chip or more
+// waits for the player's yes in a modal dialog; a tap while the question is open places nothing. Only chip
+// stakes are asked about: an amount the player typed (the chemin de fer bank) or one named on its spot (banco)
+// was chosen in words already.
+const BIG = 25;
+let asking = null;
+
+function confirmStake(total, minimum) {
+  if (asking) return Promise.resolve(false);
+  asking = new Promise((resolve) => {
+    const done = (yes) => { dialog.close(); dialog.remove(); asking = null; resolve(yes); };
+    const no = el("button", { type: "button", class: "secondary", id: "stake-no", onclick: () => done(false) }, t("stake_confirm_no"));
+    const dialog = el("dialog", { class: "stake-confirm", "aria-labelledby": "stake-confirm-h", "aria-describedby": "stake-confirm-p" },
+      el("h2", { id: "stake-confirm-h" }, t("stake_confirm_title")),
+      el("p", { id: "stake-confirm-p" }, say("stake_confirm", { amount: money(total), times: Math.floor(total / minimum), minimum: money(minimum) })),
+      el("div", { class: "row" }, el("button", { type: "button", id: "stake-yes", onclick: () => done(true) },
+        say("stake_confirm_yes", { amount: money(total) })), no));
+    dialog.addEventListener("cancel", (e) => { e.preventDefault(); done(false); });
+    document.body.append(dialog);
+    dialog.showModal();
+    no.focus();                 // Enter pressed twice does not say yes
+  });
+  return asking;
+}
+
 async function placeBets(items) {
+  const total = items.reduce((sum, b) => sum + (Number(b.amount) || 0), 0);
+  const chips = items.every((b) => b.amount === ctx.chip());
+  if (asking || (chips && total >= BIG * smallest && !(await confirmStake(total, smallest)))) return undefined;
   const out = await attempt(() => api(`/api/tables/${tableId}/bets`, { method: "POST", body: { bets: items } }));
   if (out) { setBalance(out.balance); await refresh(); }
   return out;
@@ -149,7 +178,8 @@ const me = await renderSession();
 ctx.me = me;
 const limits = page.table.limits;
 const minimum = Math.min(...page.layout.map((k) => k.minimum).filter(Boolean), limits.minimum || Infinity);
-ctx.chip = chipRack(document.getElementById("chips"), chipValues(Number.isFinite(minimum) ? minimum : 100, limits.maximum));
+const smallest = Number.isFinite(minimum) ? minimum : 100;      // the table's smallest chip: the measure of a big stake
+ctx.chip = chipRack(document.getElementById("chips"), chipValues(smallest, limits.maximum));
 family.init(document.getElementById("game"), ctx);
 renderStatus();
 if (!me) {

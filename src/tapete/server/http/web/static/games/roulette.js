@@ -1,63 +1,90 @@
 // The roulette cloth, drawn from the engine's bet kinds and targets: numbers, splits on the lines between
-// them, streets and six-lines on the bottom edge, corners at the crossings, columns, dozens, simple
-// chances, and the racetrack where the jurisdiction has announced bets. Keyboard: Tab/Shift+Tab or the
-// arrow keys between numbers, Enter/Space to bet the chosen chip.
+// them, streets and six-lines on the street edge, corners at the crossings, columns, dozens, simple
+// chances, and the racetrack where the jurisdiction has announced bets. Lying on a desktop, standing on a
+// phone (redrawn when the felt's width asks for the other). Keyboard: Tab/Shift+Tab or the arrow keys
+// between numbers (as drawn), Enter/Space to bet the chosen chip.
 import { engineLog, el, kindLabel, markSpots, spotButton, t } from "../app.js";
 
-const W = 46, H = 50;            // a number's cell, px
 const RED = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
-const cell = (n) => ({ x: Math.floor((n - 1) / 3) + 0.5, y: 2 - ((n - 1) % 3) + 0.5 });
 const SIMPLE = ["low", "even", "red", "black", "odd", "high"];
+// The cloth in "along" units (0: the zero, 1-12: the streets 1-2-3 ... 34-35-36, 13: the columns' 2:1) and
+// "across" lanes (0.5: the lane of 1, 4, 7...; 2.5: the lane of 3, 6, 9...; EDGE: the street edge, beside the
+// lane of 1). A desktop draws it lying (along = left to right, as on the table); a phone standing (along = top
+// to bottom, as mobile roulettes do), so that every number, column and line fits 390 px without a sideways scroll.
+const EDGE = -1;
+const STRIP = 30;                 // the street edge's depth, px
+const TARGET = 24;                // a split, corner, six-line: WCAG 2.2's 24 px target (a number is 52-64 px)
+const along = (n) => Math.floor((n - 1) / 3) + 1.5;
+const lane = (n) => ((n - 1) % 3) + 0.5;
+const mean = (a) => a.reduce((s, v) => s + v, 0) / a.length;
 
+/** Where a bet's spot sits: its centre in (along, across) units. */
 function position(kind, nums) {
-  const others = nums.filter((n) => n !== 0).map(cell);
-  const ys = others.map((c) => c.y), xs = others.map((c) => c.x);
-  const mean = (a) => a.reduce((s, v) => s + v, 0) / a.length;
-  if (nums.includes(0)) return { x: 0, y: nums.length === 4 ? 3 : mean(ys) };
-  if (kind === "street" || kind === "six-line") return { x: mean(xs), y: 3 };
-  return { x: mean(xs), y: mean(ys) };
+  const others = nums.filter((n) => n !== 0);
+  if (nums.includes(0)) return { a: 1, l: nums.length === 4 ? EDGE : mean(others.map(lane)) };
+  if (kind === "street" || kind === "six-line") return { a: mean(others.map(along)), l: EDGE };
+  return { a: mean(others.map(along)), l: mean(others.map(lane)) };
 }
 
-function inside(ctx, kinds) {
-  const grid = el("div", { class: "cloth", style: `width:${W * 14}px;height:${H * 3 + 22}px`, role: "group", "aria-label": t("bet_on") });
+/** The geometry for a cloth `width` px wide: lying (desktop) when 14 cells of 52 px fit, else standing. */
+export function geometry(width) {
+  if (width >= 14 * 52) {
+    const A = Math.min(62, Math.floor(width / 14)), C = 64;
+    return { vertical: false, A, C, width: 14 * A, height: 3 * C + STRIP + 4,
+      box: (a, l, sa, sl) => ({ left: a * A - sa / 2, top: (l === EDGE ? 3 * C + 4 + STRIP / 2 : (3 - l) * C) - sl / 2, w: sa, h: sl }) };
+  }
+  const C = Math.max(56, Math.min(110, Math.floor((width - STRIP - 4) / 3))), A = 56;
+  return { vertical: true, A, C, width: STRIP + 4 + 3 * C, height: 14 * A,
+    box: (a, l, sa, sl) => ({ left: (l === EDGE ? STRIP / 2 : STRIP + 4 + l * C) - sl / 2, top: a * A - sa / 2, w: sl, h: sa }) };
+}
+
+/** A spot's size along and across: a whole cell, or a target on the line or crossing between cells. */
+function size(g, a, l) {
+  const onLineA = Number.isInteger(a), onLineL = l !== EDGE && Number.isInteger(l);
+  const sa = onLineA ? TARGET : g.A - 28;
+  const sl = l === EDGE ? STRIP : onLineL ? TARGET : Math.min(g.C - 28, Math.round(g.C / 2));
+  return [sa, sl];
+}
+
+const px = (b) => `left:${Math.round(b.left)}px;top:${Math.round(b.top)}px;width:${Math.round(b.w)}px;height:${Math.round(b.h)}px`;
+
+function inside(ctx, kinds, width) {
+  const g = geometry(width);
+  const grid = el("div", { class: `cloth ${g.vertical ? "standing" : "lying"}`, style: `width:${g.width}px;height:${g.height}px`,
+    role: "group", "aria-label": t("bet_on"), "data-orientation": g.vertical ? "standing" : "lying" });
   const straight = kinds.find((k) => k.kind === "straight");
   for (const [n] of straight?.targets ?? []) {
-    const c = n === 0 ? null : cell(n);
-    const style = n === 0 ? `left:0;top:0;width:${W}px;height:${H * 3}px`
-      : `left:${W + (c.x - 0.5) * W}px;top:${(c.y - 0.5) * H}px;width:${W}px;height:${H}px`;
+    const b = n === 0 ? g.box(0.5, 1.5, g.A, 3 * g.C) : g.box(along(n), lane(n), g.A, g.C);
     grid.append(spotButton(ctx, { kind: "straight", on: [n], label: `${kindLabel("straight")} ${n}`, text: String(n),
-      cls: `num ${n === 0 ? "zero" : RED.has(n) ? "red" : "black"}`, style }));
+      cls: `num ${n === 0 ? "zero" : RED.has(n) ? "red" : "black"}`, style: px(b) }));
   }
   for (const k of kinds.filter((k) => ["split", "street", "corner", "six-line"].includes(k.kind))) {
     for (const on of k.targets) {
-      const p = position(k.kind, on);
-      const vertical = k.kind === "split" && on.length === 2 && (on.includes(0) || Math.abs(on[0] - on[1]) === 3);
-      const shape = k.kind === "split" ? (vertical ? "split-v" : "split-h") : k.kind === "corner" ? "corner" : "line";
-      const [w, h] = { "split-v": [12, H * 0.6], "split-h": [W * 0.6, 12], corner: [14, 14], line: [18, 14] }[shape];
-      const top = p.y === 3 ? H * 3 + 4 : p.y * H - h / 2;
+      const { a, l } = position(k.kind, on);
+      const [sa, sl] = size(g, a, l);
+      const shape = k.kind === "split" ? (Number.isInteger(a) ? "split-a" : "split-l") : k.kind === "corner" ? "corner" : "line";
       grid.append(spotButton(ctx, { kind: k.kind, on, label: `${kindLabel(k.kind)} ${on.join("-")}`,
-        cls: `edge ${shape} ${k.kind}`, style: `left:${W + p.x * W - w / 2}px;top:${top}px;width:${w}px;height:${h}px` }));
+        cls: `edge ${shape} ${k.kind}`, style: px(g.box(a, l, sa, sl)) }));
     }
   }
   const column = kinds.find((k) => k.kind === "column");
   for (const [c] of column?.targets ?? []) {
     grid.append(spotButton(ctx, { kind: "column", on: [c], label: `${kindLabel("column")} ${c}`, text: "2:1", cls: "num outside",
-      style: `left:${W * 13}px;top:${(3 - c) * H}px;width:${W}px;height:${H}px` }));
+      style: px(g.box(13.5, c - 0.5, g.A, g.C)) }));
   }
-  grid.addEventListener("keydown", (e) => arrows(grid, e));
+  grid.addEventListener("keydown", (e) => arrows(grid, e, g.vertical));
   return grid;
 }
 
-function arrows(grid, e) {
-  const d = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
-  const on = e.target.dataset?.on;
-  if (!d || e.target.dataset.kind !== "straight") return;
-  const n = Number(on);
+function arrows(grid, e, vertical) {
+  let d = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+  if (!d || e.target.dataset?.kind !== "straight") return;
+  if (vertical) d = [d[1], -d[0]];          // standing: down goes along the cloth, right across it
+  const n = Number(e.target.dataset.on);
   let next;
   if (n === 0) next = d[0] > 0 ? 2 : null;
   else {
-    const c = cell(n);
-    const x = c.x - 0.5 + d[0], y = c.y - 0.5 + d[1];
+    const x = Math.floor((n - 1) / 3) + d[0], y = 2 - ((n - 1) % 3) + d[1];
     next = x < 0 ? 0 : x > 11 || y < 0 || y > 2 ? null : x * 3 + (3 - y);
   }
   const target = next === null ? null : grid.querySelector(`[data-kind="straight"][data-on="${next}"]`);
@@ -97,17 +124,17 @@ function stadium(f) {
   return { x: left + d, y: cy - r };
 }
 
-function racetrack(ctx, kinds) {
+function racetrack(ctx, kinds, standing) {
   const neighbours = kinds.find((k) => k.kind === "neighbours");
   const named = kinds.filter((k) => ["zero-sector", "third", "orphans"].includes(k.kind));
   if (!neighbours && !named.length) return null;
   const wheel = ctx.page.wheel;
-  const track = el("div", { class: "racetrack", role: "group", "aria-label": t("racetrack") });
+  const track = el("div", { class: `racetrack ${standing ? "standing" : "lying"}`, role: "group", "aria-label": t("racetrack") });
   if (neighbours) {
     wheel.forEach((num, i) => {
       const { x, y } = stadium(i / wheel.length);
       track.append(spotButton(ctx, { kind: "neighbours", on: [num], label: `${t("neighbours_of")} ${num}`, text: String(num),
-        cls: `track-num ${num === 0 ? "zero" : RED.has(num) ? "red" : "black"}`, style: `left:${x - 14}px;top:${y - 12}px` }));
+        cls: `track-num ${num === 0 ? "zero" : RED.has(num) ? "red" : "black"}`, style: standing ? `left:${y - 14}px;top:${x - 12}px` : `left:${x - 14}px;top:${y - 12}px` }));
     });
   }
   const inner = el("div", { class: "track-inner" }, named.map((k) => spotButton(ctx, { kind: k.kind, label: kindLabel(k.kind), text: kindLabel(k.kind), cls: "sector" })));
@@ -116,20 +143,34 @@ function racetrack(ctx, kinds) {
 }
 
 let root = null;
+let drawn = null;                 // the geometry drawn: redrawn when the felt's width calls for another
+let last = null;                  // the last update's ctx, to mark the stakes again after a redraw
+
+function draw(ctx) {
+  const kinds = ctx.page.layout;
+  const width = Math.max(root.clientWidth, 280);
+  const g = geometry(width);
+  const key = `${g.vertical}|${g.A}|${g.C}`;
+  if (key === drawn) return;
+  drawn = key;
+  const track = racetrack(ctx, kinds, g.vertical);
+  root.replaceChildren(inside(ctx, kinds, width), outside(ctx, kinds), ...(track ? [track] : []),
+    el("div", { class: "engine-log", "aria-live": "polite" }));
+  if (last) update(last);
+}
+
 export function init(node, ctx) {
   root = node;
-  const kinds = ctx.page.layout;
-  root.append(inside(ctx, kinds), outside(ctx, kinds));
-  const track = racetrack(ctx, kinds);
-  if (track) root.append(track);
-  root.append(el("div", { class: "engine-log", "aria-live": "polite" }));
+  draw(ctx);
+  if (globalThis.ResizeObserver) new ResizeObserver(() => draw(ctx)).observe(root);
 }
 
 export function update(ctx) {
+  last = ctx;
   markSpots(root, ctx);
-  const last = (ctx.summary.history || []).at(-1);
+  const spun = (ctx.summary.history || []).at(-1);
   for (const b of root.querySelectorAll(".num.last")) b.classList.remove("last");
-  if (last !== undefined) root.querySelector(`[data-kind="straight"][data-on="${last}"]`)?.classList.add("last");
+  if (spun !== undefined) root.querySelector(`[data-kind="straight"][data-on="${spun}"]`)?.classList.add("last");
   const log = ctx.view?.log || [];
   engineLog(root.querySelector(".engine-log"), log, 4);
 }
