@@ -11,6 +11,8 @@ Read from the database at each scrape (the truth across restarts and processes):
 And from this process:
   tapete_stream_clients                                  open table streams
   tapete_audit_ok, tapete_audit_verified_timestamp       the last verification of the chains and ledger
+  tapete_bet_batches_total, _requests_total, _statements_total, _round_trips_total, _lock_seconds_total,
+  tapete_bet_lock_max_seconds, _transaction_seconds_total, _writer_cpu_seconds_total   the group commit's profile
 Route templates keep the label set bounded: ids become `{table}`, `{round}`, `{user}`; unknown paths `other`.
 """
 
@@ -95,6 +97,12 @@ class _FromProcess:
         when = GaugeMetricFamily("tapete_audit_verified_timestamp", "When the chains and ledger were last verified")
         when.add_metric([], check.at or 0)
         yield from (clients, ok, when)
+        # Where the bets' time goes (tables/bet_stats.py): counts and CPU, which a shared machine does not distort.
+        for name, value in self.server.service.batches.stats.snapshot().items():
+            unit = "seconds" if name.endswith("_s") else "total"
+            family = GaugeMetricFamily if name.endswith("_max_s") else CounterMetricFamily
+            yield family(f"tapete_bet_{name.removesuffix('_s')}_{unit}" if unit == "seconds" else f"tapete_bet_{name}",
+                         f"Bet batches of this process: {name} (tables/bet_stats.py)", value=value)
 
 
 class Metrics:

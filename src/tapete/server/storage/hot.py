@@ -15,7 +15,8 @@ settlement's CPU). A JSON value is given as its text
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Connection
@@ -35,7 +36,69 @@ class Hot:
             return 0
         if conn.dialect.name == "sqlite":
             return conn.exec_driver_sql(self.sqlite, rows if len(rows) > 1 else rows[0]).rowcount
-        return conn.exec_driver_sql(self.postgresql, tuple(list(column) for column in zip(*rows, strict=True))).rowcount
+        columns = [list(column) for column in zip(*rows, strict=True)]
+        folded = conn.info.get(_FOLDED)
+        if folded is not None:            # sent with the transaction's other writes (Folded); rows counted, not checked
+            folded.add(self.postgresql, columns)
+            return len(rows)
+        return conn.exec_driver_sql(self.postgresql, tuple(columns)).rowcount
+
+
+_FOLDED = "tapete_folded"
+
+
+class Folded:
+    """The writes of one PostgreSQL transaction sent as ONE statement, one round trip: each a data-modifying WITH
+    clause of a `SELECT` that also sends the table's NOTIFY (delivered at commit, as before).
+
+    Why (issue 33): a batch of bets wrote its ledger, bets, log, idempotency and table rows in seven statements,
+    each a round trip during which the table's row stays locked and the writer thread, back from the network,
+    waits for the interpreter lock behind the event loop. PostgreSQL runs every clause to completion, in one
+    snapshot: the clauses must not depend on each other's effects (the ledger's postings read the transactions'
+    ids from the clause that inserts them, by name), and each row is changed by one clause at most. A constraint
+    (a duplicate key, a CHECK) fails the whole statement, hence the transaction, as it failed one statement before.
+    Placeholders are positional (`%s`, `%b`): the clauses' texts and parameters are joined in order."""
+
+    def __init__(self) -> None:
+        self.parts: list[tuple[str, str]] = []
+        self.params: list[Any] = []
+        self.notify: str | None = None
+
+    def add(self, sql: str, params: Sequence[Any], name: str | None = None) -> str:
+        """Queue one INSERT/UPDATE (with RETURNING when a later clause reads it by `name`); its name."""
+        name = name or f"w{len(self.parts)}"
+        self.parts.append((name, sql))
+        self.params.extend(params)
+        return name
+
+    def send(self, conn: Connection) -> None:
+        if not self.parts and self.notify is None:
+            return
+        final = "SELECT pg_notify('tapete_tables', %s)" if self.notify is not None else "SELECT 1"
+        clauses = ", ".join(f"{name} AS ({sql})" for name, sql in self.parts)
+        params = [*self.params, *([self.notify] if self.notify is not None else [])]
+        conn.exec_driver_sql((f"WITH {clauses} " if clauses else "") + final, tuple(params)).all()
+        self.parts, self.params, self.notify = [], [], None
+
+
+def folded(conn: Connection) -> Folded | None:
+    """The writes being folded on this connection (inside `folding`), or None."""
+    return conn.info.get(_FOLDED)
+
+
+@contextmanager
+def folding(conn: Connection) -> Iterator[Folded | None]:
+    """On PostgreSQL, gather the writes made inside (Hot.many, the ledger batch, the table's row) and send them as
+    one statement on the way out; nothing is sent when the block raises. SQLite (in process): a no-op."""
+    if conn.dialect.name == "sqlite":
+        yield None
+        return
+    fold = conn.info[_FOLDED] = Folded()
+    try:
+        yield fold
+    finally:
+        conn.info.pop(_FOLDED, None)
+    fold.send(conn)
 
 
 def _columns(spec: str) -> list[tuple[str, str]]:
