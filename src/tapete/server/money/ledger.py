@@ -223,10 +223,11 @@ class Batch:
     funds) leaves no trace in the batch, so it does not fail its neighbours. Each entry taken is linked into
     the table's ledger lane at once, in the order taken (the order `flush` writes them)."""
 
-    def __init__(self, conn: Connection, prefetch: Iterable[str] = (), *, lane: Lane) -> None:
+    def __init__(self, conn: Connection, prefetch: Iterable[str] = (), *, lane: Lane, known: dict[str, int] | None = None) -> None:
         self.conn = conn
         self.lane = lane
-        self.balances: dict[str, int] = {}
+        # `known`: balances already read (and locked) by this transaction (hot.lock_for_batch's one round trip)
+        self.balances: dict[str, int] = dict(known or {})
         self.deltas: dict[str, int] = {}
         self.entries: list[tuple[Entry, float, tuple[str, int, str, str]]] = []
         self._fetch(prefetch)

@@ -22,6 +22,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from tapete.server.storage import fastjson
+from tapete.server.storage.db import casino_tables
 
 
 class Hot:
@@ -57,12 +58,13 @@ class Folded:
     snapshot: the clauses must not depend on each other's effects (the ledger's postings read the transactions'
     ids from the clause that inserts them, by name), and each row is changed by one clause at most. A constraint
     (a duplicate key, a CHECK) fails the whole statement, hence the transaction, as it failed one statement before.
-    Placeholders are positional (`%s`, `%b`): the clauses' texts and parameters are joined in order."""
+    Placeholders are positional (`%s`, `%b`): the clauses' texts and parameters are joined in order. A batch's
+    statement keeps to psycopg's 50 parameters, past which it parses the query text again on every execution."""
 
     def __init__(self) -> None:
         self.parts: list[tuple[str, str]] = []
         self.params: list[Any] = []
-        self.notify: str | None = None
+        self.notify: str | None = None     # an SQL expression over the clauses (no parameter: see send)
 
     def add(self, sql: str, params: Sequence[Any], name: str | None = None) -> str:
         """Queue one INSERT/UPDATE (with RETURNING when a later clause reads it by `name`); its name."""
@@ -74,10 +76,9 @@ class Folded:
     def send(self, conn: Connection) -> None:
         if not self.parts and self.notify is None:
             return
-        final = "SELECT pg_notify('tapete_tables', %s)" if self.notify is not None else "SELECT 1"
+        final = f"SELECT pg_notify('tapete_tables', {self.notify})" if self.notify is not None else "SELECT 1"
         clauses = ", ".join(f"{name} AS ({sql})" for name, sql in self.parts)
-        params = [*self.params, *([self.notify] if self.notify is not None else [])]
-        conn.exec_driver_sql((f"WITH {clauses} " if clauses else "") + final, tuple(params)).all()
+        conn.exec_driver_sql((f"WITH {clauses} " if clauses else "") + final, tuple(self.params)).all()
         self.parts, self.params, self.notify = [], [], None
 
 
@@ -161,3 +162,28 @@ def committed_keys(conn: Connection, keys: Sequence[str]) -> dict[str, dict[str,
         return {k: {"fingerprint": f, "response": fastjson.loads(r)} for k, f, r in conn.exec_driver_sql(sql, tuple(keys))}
     found = conn.exec_driver_sql('SELECT "key", fingerprint, response FROM idempotency WHERE "key" = ANY(%b)', (list(keys),))
     return {k: {"fingerprint": f, "response": r} for k, f, r in found}     # psycopg has read the JSON
+
+
+_ROW_COLUMNS = [c.name for c in casino_tables.c if c.name != "state"]
+# The table's row locked first (a MATERIALIZED clause: the accounts' clause reads it, so it runs before any account
+# is locked, in the order every other transaction takes them: the table, then the accounts by id); the keys read
+# without a lock, as committed_keys reads them.
+_LOCK_FOR_BATCH = (
+    "WITH t AS MATERIALIZED (SELECT " + ", ".join(_ROW_COLUMNS) + " FROM casino_tables WHERE id = %s FOR UPDATE), "
+    "a AS MATERIALIZED (SELECT id, balance FROM accounts WHERE id = ANY(%s) AND EXISTS (SELECT FROM t) ORDER BY id FOR UPDATE) "
+    "SELECT t.*, (SELECT json_agg(json_build_array(k.key, k.fingerprint, k.response)) FROM idempotency AS k "
+    "WHERE k.key = ANY(%s)), (SELECT json_agg(json_build_array(a.id, a.balance)) FROM a) FROM t")
+
+
+def lock_for_batch(conn: Connection, table_id: str, keys: Sequence[str], account_ids: Sequence[str]
+                   ) -> tuple[dict[str, Any] | None, dict[str, dict[str, Any]], dict[str, int]]:
+    """PostgreSQL, a batch of bets' reads in ONE round trip (issue 33): the table's row locked (None: no such table),
+    the idempotency records already committed under the batch's keys (as committed_keys), and the balances of
+    the batch's accounts, locked after the table's row (ledger.Batch takes them as known)."""
+    found = conn.exec_driver_sql(_LOCK_FOR_BATCH, (table_id, list(account_ids), list(keys))).first()
+    if found is None:
+        return None, {}, {}
+    n = len(_ROW_COLUMNS)
+    row = dict(zip(_ROW_COLUMNS, found[:n], strict=True))
+    seen = {k: {"fingerprint": f, "response": r} for k, f, r in (found[n] or [])}
+    return row, seen, {a: int(b) for a, b in (found[n + 1] or [])}

@@ -191,13 +191,19 @@ class BetBatches:
         with service.db.write() as conn:
             sent = statements_sent(conn)
             keys = [r.idem[0] for r in batch if r.idem]
-            seen = hot.committed_keys(conn, keys)
-            ctx = service._load(conn, spec, None)
+            # The batch's ledger entries are checked in memory and written together (ledger.Batch); on PostgreSQL
+            # even one request's, its reads in one round trip and its writes in another (hot.Folded).
+            accounts = sorted({ledger.wallet(r.user) for r in batch} | {ledger.stakes(table_id)})
+            if service.db.is_sqlite:
+                seen = hot.committed_keys(conn, keys)
+                ctx = service._load(conn, spec, None)
+                if len(batch) > 1:
+                    ctx.pending_ledger = ledger.Batch(conn, accounts, lane=ctx.lane)
+            else:
+                row, seen, balances = hot.lock_for_batch(conn, table_id, keys, accounts)
+                ctx = service._ctx(conn, spec, None, row)
+                ctx.pending_ledger = ledger.Batch(conn, lane=ctx.lane, known=balances)
             locked = time.perf_counter()
-            if len(batch) > 1 or not service.db.is_sqlite:    # the batch's ledger entries checked in memory and
-                # written together (ledger.Batch); on PostgreSQL even one request's, folded with the rest
-                ctx.pending_ledger = ledger.Batch(conn, sorted({ledger.wallet(r.user) for r in batch} | {ledger.stakes(table_id)}),
-                                                  lane=ctx.lane)
             for r in batch:
                 if r.idem and r.idem[0] in seen:        # a retry of a request already committed: its first answer
                     row = seen[r.idem[0]]
