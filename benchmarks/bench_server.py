@@ -18,7 +18,8 @@ PostgreSQL with 1, 2 and 3 server processes (the same database, the load split b
 own CPU reported). Then the broadcast: 1,000 WebSocket watchers of one table, the time from the spin's
 transaction (its record's timestamp) to each watcher receiving the outcome, and the settlement.
 
-    python benchmarks/bench_server.py [--duration 12] [--only sqlite-1,pg-curve,watchers,...]
+    python benchmarks/bench_server.py [--duration 12] [--only sqlite-1,pg-1,pg-burst,watchers,...]
+    make bench-pg     # the PostgreSQL one-process row and the burst row only, into RESULTS.md (the rest kept)
 """
 
 from __future__ import annotations
@@ -124,7 +125,7 @@ class Postgres:
     def settings(self) -> str:
         """The durability settings in force: stated beside the figures (nothing is relaxed for the benchmark)."""
         names = ("fsync", "synchronous_commit", "wal_sync_method", "commit_delay", "full_page_writes", "shared_buffers")
-        rows = dict(self.query("SELECT name, setting || COALESCE(unit, '') FROM pg_settings WHERE name IN ("
+        rows = dict(self.query("SELECT name, current_setting(name) FROM pg_settings WHERE name IN ("
                                + ", ".join(f"'{n}'" for n in names) + ")"))
         return ", ".join(f"{n}={rows.get(n, '?')}" for n in names)
 
@@ -213,6 +214,33 @@ def bet_counters(base: str) -> dict[str, float]:
             name, value = line.split()
             out[name.removeprefix("tapete_bet_")] = float(value)
     return out
+
+
+def processes_cpu() -> dict[int, tuple[str, int, int]]:
+    """Every process: pid -> (name, CPU ticks so far, parent): what else ran during a measurement."""
+    out = {}
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            text = Path(stat).read_text()
+        except OSError:
+            continue
+        name, rest = text[text.index("(") + 1:text.rindex(")")], text[text.rindex(")") + 2:].split()
+        out[int(stat.split("/")[2])] = (name, int(rest[11]) + int(rest[12]), int(rest[1]))
+    return out
+
+
+def what_else_ran(before: dict[int, tuple[str, int, int]], after: dict[int, tuple[str, int, int]], ours: set[int],
+                  seconds: float) -> str:
+    """The machine's other work during the measurement, in cores, by process name (the 3 largest)."""
+    tick, me = os.sysconf("SC_CLK_TCK"), os.getpid()
+    by_name: dict[str, float] = {}
+    for pid, (name, ticks, parent) in after.items():
+        if pid in ours or pid == me or parent == me or parent in ours:
+            continue
+        used = (ticks - before[pid][1]) if pid in before else 0
+        by_name[name] = by_name.get(name, 0.0) + used / tick / seconds
+    top = sorted(by_name.items(), key=lambda kv: -kv[1])[:3]
+    return f"{sum(by_name.values()):.2f} cores: " + ", ".join(f"{n} {c:.2f}" for n, c in top if c >= 0.01)
 
 
 def load_average() -> str:
@@ -376,12 +404,14 @@ def measure(db: str, url: str, processes: int, bets: int, rate: float, duration:
         loop0 = sum(thread_cpu_seconds(p, p) for p in pids)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu0, pg0, load = cpu_seconds(pids), cpu_seconds(pg.pids()) if pg else 0.0, load_average()
+        machine0, date = processes_cpu(), time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
         t0 = time.monotonic()
         result = wrk(bases, tokens, rate, bets, duration, tmp, schedule)
         elapsed = time.monotonic() - t0
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu1, pg1 = cpu_seconds(pids), cpu_seconds(pg.pids()) if pg else 0.0
         loop1 = sum(thread_cpu_seconds(p, p) for p in pids)
+        others = what_else_ran(machine0, processes_cpu(), {*pids, *(pg.pids() if pg else [])}, elapsed)
         pgc1 = pg.counters() if pg else {}
         counters1 = [bet_counters(b) for b in bases]
         rows = result["rows"]
@@ -403,7 +433,7 @@ def measure(db: str, url: str, processes: int, bets: int, rate: float, duration:
             "server CPU": round((cpu1 - cpu0) / elapsed, 2), "PostgreSQL CPU": round((pg1 - pg0) / elapsed, 2) if pg else "",
             "client CPU": round(client_cpu / elapsed, 2), "load avg": load,
             "RSS start MiB": round(rss_start / 1024, 1), "RSS end MiB": round(sum(rss_kib(p) for p in pids) / 1024, 1),
-            "ledger ok": ledger_ok(bases[0]),
+            "ledger ok": ledger_ok(bases[0]), "date": date, "what else ran": others,
         }
     finally:
         if croupier is not None:
@@ -579,9 +609,37 @@ RUNS = {
 }
 
 
-def run(duration: float = DURATION, only: tuple[str, ...] = (*RUNS, "watchers")) -> list[dict[str, Any]]:
+def _earlier_rows(skip: set[str]) -> list[dict[str, Any]]:
+    """The rows of RESULTS.md's server table whose run is not being rerun (a partial run, TAPETE_BENCH_SERVER, keeps
+    them); a row written before the `run` column is named by its database, processes, bets and rate."""
+    results = HERE / "RESULTS.md"
+    if not results.exists():
+        return []
+    section = results.read_text(encoding="utf-8").split("\n## server\n", 1)
+    if len(section) < 2:
+        return []
+    lines = [x for x in section[1].strip("\n").split("\n\n", 1)[0].splitlines() if x.startswith("|")]
+    if len(lines) < 3:
+        return []
+    keys = [k.strip() for k in lines[0].strip("|").split("|")]
+    by_shape = {(db, str(p), str(b), str(r)): name for name, (db, p, b, r) in RUNS.items() if not name.endswith("-burst")}
+    out = []
+    for line in lines[2:]:
+        row = dict(zip(keys, (v.strip() for v in line.strip("|").split("|")), strict=False))
+        name = row.get("run") or by_shape.get((row.get("database", ""), row.get("processes", ""), row.get("bets/request", ""),
+                                              row.get("offered bets/s", "")), "")
+        if name and name not in skip:
+            out.append({"run": name, **{k: v for k, v in row.items() if k != "run"}})
+    return out
+
+
+def run(duration: float = DURATION, only: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
     """SQLite and PostgreSQL at 1,000 bets/s offered one a request (SQLite also at 500/s, below saturation),
-    6,000/s offered ten a request, the PostgreSQL process curve, then the 1,000-watcher broadcast."""
+    6,000/s offered ten a request, the PostgreSQL process curve, the burst rows, then the 1,000-watcher broadcast.
+    `make bench-pg` (TAPETE_BENCH_SERVER=pg-1,pg-burst) runs only those, keeping RESULTS.md's other rows."""
+    partial = only is None and bool(os.environ.get("TAPETE_BENCH_SERVER"))
+    if only is None:
+        only = tuple(os.environ["TAPETE_BENCH_SERVER"].split(",")) if partial else (*RUNS, "watchers")
     rows: list[dict[str, Any]] = []
     for name in only:
         if name == "watchers":
@@ -615,6 +673,9 @@ def run(duration: float = DURATION, only: tuple[str, ...] = (*RUNS, "watchers"))
             if pg is not None:
                 pg.stop()
             shutil.rmtree(tmp, ignore_errors=True)
+    if partial:        # the rows not rerun, as they were (their date: RESULTS.md's history, the load average column)
+        order = list(RUNS)
+        rows = sorted([*rows, *_earlier_rows(set(only))], key=lambda r: order.index(r["run"]) if r.get("run") in order else len(order))
     global NOTE
     NOTE = ("Latencies: every answered request, refusals between rounds included (wrk cannot tell them apart); "
             "CPU: seconds of CPU per second of load (1.0 = one core). wrk is pinned to CPU 1, the server processes "
