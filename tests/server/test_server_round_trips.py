@@ -53,6 +53,10 @@ def test_a_batch_is_two_statements_and_four_round_trips_on_postgresql(make_casin
         assert after["round_trips"] == 0
     assert c.balance("ana") == 100_000 - 500 * len([i for i in range(requests) if i % 3 == 0])
     c.ledger()
+    scraped = {line.split()[0]: float(line.split()[1]) for line in c.client.get("/metrics").text.splitlines()
+               if line.startswith("tapete_bet_")}           # the profile the bench reads (bet_stats.py)
+    assert scraped["tapete_bet_batches_total"] >= 1 and scraped["tapete_bet_requests_total"] >= requests
+    assert scraped["tapete_bet_statements_total"] == service.batches.stats.snapshot()["statements"]
 
 
 def test_a_key_committed_between_the_read_and_the_folded_write_keeps_nothing_of_the_batch(make_casino: Any, postgres: Any) -> None:
