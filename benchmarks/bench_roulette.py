@@ -56,6 +56,10 @@ def resident_memory(rounds: int) -> tuple[float, float]:
     return float(out[0]), float(out[1])
 
 
+NOTE = ("The memory rows: the simulation alone, in a process of its own, its peak read from its own address space "
+        "(VmHWM); getrusage's ru_maxrss would carry the bench process's peak over exec (tests/test_bench_memory.py).")
+
+
 def run() -> list[dict]:
     specs = parse_bets(LAYOUT)
     simulate("roulette-french", "ES", 1 << 22, 1, specs, with_exact=False)      # warm up

@@ -15,6 +15,7 @@ from sqlalchemy import create_engine, event, func, select, text
 from tapete.server.storage.db import bets, idempotency, ledger_tx, normalise_url
 
 from .test_server_batch import RED, _answer, _open  # type: ignore[import-not-found]
+from .test_server_health import metric  # type: ignore[import-not-found]
 
 
 def _statements(service: Any, run: Any) -> list[str]:
@@ -92,3 +93,20 @@ def test_a_key_committed_between_the_read_and_the_folded_write_keeps_nothing_of_
         assert conn.execute(select(func.count()).select_from(ledger_tx).where(ledger_tx.c.kind == "bet")).scalar_one() == 2
         assert conn.execute(text("SELECT count(*) FROM idempotency WHERE key IN ('ana:k', 'luis:k', 'eva:k')")).scalar_one() == 3
     c.ledger()
+
+
+def test_the_metrics_wrapper_caches_routes_within_a_bound(make_casino: Any, sqlite_url: str) -> None:
+    """The per-request counting on the event loop (issue 33: ≈ 16 → 3 µs a request): routes remembered by path,
+    at most ROUTE_CACHE of them whatever paths arrive, and the counts the same as before."""
+    from tapete.server.http import metrics as m
+
+    c = make_casino([{"id": "ruleta", "game": "roulette-french", "jurisdiction": "ES", "auto": False, "table": {"minimum": 100}}], sqlite_url)
+    app = c.client.app
+    for i in range(m.ROUTE_CACHE + 50):
+        c.client.get(f"/no/such/page/{i}")
+    assert len(app.metrics._routes) <= m.ROUTE_CACHE
+    for _ in range(3):
+        c.client.get("/api/tables/ruleta")
+    body = c.client.get("/metrics").text
+    assert metric(body, "tapete_http_request_seconds_count", route="/api/tables/{table}") == 3
+    assert metric(body, "tapete_http_requests_total", route="other", method="GET", status="404") == m.ROUTE_CACHE + 50
