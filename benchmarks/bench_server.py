@@ -124,7 +124,8 @@ class Postgres:
 
     def settings(self) -> str:
         """The durability settings in force: stated beside the figures (nothing is relaxed for the benchmark)."""
-        names = ("fsync", "synchronous_commit", "wal_sync_method", "commit_delay", "full_page_writes", "shared_buffers")
+        names = ("fsync", "synchronous_commit", "wal_sync_method", "commit_delay", "full_page_writes", "shared_buffers",
+                 "track_wal_io_timing")
         rows = dict(self.query("SELECT name, current_setting(name) FROM pg_settings WHERE name IN ("
                                + ", ".join(f"'{n}'" for n in names) + ")"))
         return ", ".join(f"{n}={rows.get(n, '?')}" for n in names)
@@ -687,6 +688,9 @@ def run(duration: float = DURATION, only: tuple[str, ...] | None = None) -> list
             "round every 10 s, the tables staggered, 80 % of a round's bets offered in its last 3 s and none in the "
             "0.8 s after its no va más (wrk_bets.lua); the summed offered rate stays 1,000/s.")
     NOTE += "\n\n" + tables_text()
+    if partial:
+        NOTE += (f"\n\nA partial run ({', '.join(only)}, `make bench-pg`): the profile and ceiling above are of those rows; "
+                 "the other rows are kept from earlier runs (their date column), their profiles in RESULTS.md's history.")
     if "watchers" in only:
         tmp = Path(tempfile.mkdtemp(prefix="tapete-bench-"))
         try:
