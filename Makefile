@@ -52,6 +52,7 @@ bench: venv
 bench-pg: venv
 	@command -v wrk >/dev/null 2>&1 || { echo "make bench-pg: about to install wrk (the server benchmark's load generator)"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends wrk; }
+	$(BIN)/python -m pip install -q -e '.[dev,bench]'
 	TAPETE_BENCH_SERVER=pg-1,pg-burst $(BIN)/python benchmarks/run.py bench_server
 
 clean:
