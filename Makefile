@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test screenshots bench lint deps venv clean
+.PHONY: run test screenshots bench bench-pg lint deps venv clean
 
 $(STAMP): pyproject.toml
 	@echo "make: installing tapete and its dependencies into $(VENV) (a minute or two, once; pip says what it fetches)"
@@ -46,6 +46,14 @@ bench: venv
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends wrk; }
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'
 	$(BIN)/python benchmarks/run.py
+
+# The server section's PostgreSQL one-process row (with its profile and the pgbench ceiling) and the burst row only,
+# about 3 minutes; merged into RESULTS.md's server table, its other rows kept (issue 33).
+bench-pg: venv
+	@command -v wrk >/dev/null 2>&1 || { echo "make bench-pg: about to install wrk (the server benchmark's load generator)"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends wrk; }
+	$(BIN)/python -m pip install -q -e '.[dev,bench]'
+	TAPETE_BENCH_SERVER=pg-1,pg-burst $(BIN)/python benchmarks/run.py bench_server
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache

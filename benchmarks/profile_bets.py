@@ -93,11 +93,19 @@ def main() -> None:
         run_batches(service, args.players, args.requests, args.bets, 3)           # warm caches and statements
         statements: list[int] = [0]
         event.listen(service.db.engine, "before_cursor_execute", lambda *a: statements.__setitem__(0, statements[0] + 1))
-        t0, c0 = time.perf_counter(), time.process_time()
+        stats0 = service.batches.stats.snapshot()
+        t0, c0, th0 = time.perf_counter(), time.process_time(), time.thread_time()
         n = run_batches(service, args.players, args.requests, args.bets, args.batches)
         plain = (time.perf_counter() - t0) / n * 1000
         cpu = (time.process_time() - c0) / n * 1000
+        thread = (time.thread_time() - th0) / args.batches * 1000       # the writing thread's own CPU, per batch
+        stats1 = service.batches.stats.snapshot()
         per_bet = statements[0] / n
+        batches = stats1["batches"] - stats0["batches"]
+        print(f"per batch of {args.requests} request(s): {thread:.3f} ms CPU of the writing thread, "
+              f"{(stats1['statements'] - stats0['statements']) / batches:.2f} statements, "
+              f"{(stats1['round_trips'] - stats0['round_trips']) / batches:.2f} round trips (PostgreSQL), "
+              f"row held {1000 * (stats1['lock_s'] - stats0['lock_s']) / batches:.2f} ms (wall)")
         prof = cProfile.Profile()
         t0 = time.perf_counter()
         prof.enable()

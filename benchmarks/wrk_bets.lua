@@ -1,6 +1,7 @@
 -- wrk script of benchmarks/bench_server.py: paced bet requests for the players in players.lua.
 -- Loaded with PLAYERS = {{token, table}, ...}, RATE (requests/s per wrk thread), BETS (bets per request)
--- set by the bench in a prelude file (wrk passes no arguments to a script's globals before setup).
+-- set by the bench in a prelude file (wrk passes no arguments to a script's globals before setup); BURST (optional)
+-- the burst schedule.
 local ffi = require("ffi")
 ffi.cdef[[
 typedef struct { long tv_sec; long tv_nsec; } wrk_timespec;
@@ -44,11 +45,40 @@ function delay()
   return d
 end
 
+-- Bursts (BURST set by the bench): a roulette floor's rhythm. Table i's no va más falls at T0 + (i/N + k) cycles
+-- (the bench's croupier calls it on that schedule); SHARE of a round's bets arrive in its last LAST_MS, the rest
+-- spread over the betting time before, none in the QUIET_MS after a no va más (the spin, settlement, reopening).
+-- The tables being staggered, the summed rate stays the offered one while each table's is concentrated.
+local function burst_table(t)
+  local n = BURST.tables
+  local early = (1 - BURST.share) / (BURST.cycle_ms - BURST.quiet_ms - BURST.last_ms)
+  local late = BURST.share / BURST.last_ms
+  local weights, total = {}, 0
+  for i = 0, n - 1 do
+    local left = (BURST.t0_ms + i * BURST.cycle_ms / n - t) % BURST.cycle_ms   -- ms to this table's no va más
+    local w = early
+    if left > BURST.cycle_ms - BURST.quiet_ms then w = 0 elseif left <= BURST.last_ms then w = late end
+    weights[i] = w
+    total = total + w
+  end
+  local x = math.random() * total
+  for i = 0, n - 1 do
+    x = x - weights[i]
+    if x <= 0 then return i end
+  end
+  return n - 1
+end
+
 function request()
   seq = seq + 1
   local p = PLAYERS[math.random(#PLAYERS)]
   local t = now_ms()
+  if BURST then
+    local i = burst_table(t)      -- players are dealt to tables in turn: player k sits at table k % N
+    p = PLAYERS[i + 1 + BURST.tables * math.random(0, math.floor(#PLAYERS / BURST.tables) - 1)]
+  end
   for _ = 1, 20 do
+    if BURST then break end
     local until_ms = closed_until[p[2]]
     if until_ms == nil or until_ms < t then break end
     p = PLAYERS[math.random(#PLAYERS)]

@@ -135,7 +135,7 @@ def test_a_batch_books_one_ledger_transaction_per_request_with_its_postings(make
     statements: list[str] = []
 
     def seen(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        statements.append(" ".join(statement.split()[:3]).lower())
+        statements.append(" ".join(statement.split()).lower())
 
     event.listen(service.db.engine, "before_cursor_execute", seen)
     try:
@@ -143,7 +143,8 @@ def test_a_batch_books_one_ledger_transaction_per_request_with_its_postings(make
     finally:
         event.remove(service.db.engine, "before_cursor_execute", seen)
     # one set of ledger statements for the batch: the balances (one executemany), the transactions, the postings
-    assert [statements.count(s) for s in ("update accounts set", "insert into ledger_tx", "insert into postings")] == [1, 1, 1]
+    # (on PostgreSQL, clauses of the batch's one folded write: hot.Folded)
+    assert [sum(x.count(s) for x in statements) for s in ("update accounts set", "insert into ledger_tx", "insert into postings")] == [1, 1, 1]
     assert [_answer(r)["balance"] for r in queued] == [99_700, 99_500, 99_200]
     with service.db.read() as conn:
         txs = conn.execute(select(ledger_tx.c.id, ledger_tx.c.actor).where(ledger_tx.c.kind == "bet").order_by(ledger_tx.c.id)).all()

@@ -205,6 +205,10 @@ _TX_MANY_PG = ("INSERT INTO ledger_tx (ts, kind, table_id, round_id, actor, memo
                "CAST(%b AS TEXT[]), CAST(%b AS INTEGER[]), CAST(%b AS TEXT[]), CAST(%b AS TEXT[])) "
                "WITH ORDINALITY AS v(ts, kind, table_id, round_id, actor, memo, chain, chain_seq, prev_hash, hash, n) "
                "ORDER BY v.n RETURNING id")
+_POSTINGS_BY_LINK_PG = ("INSERT INTO postings (tx_id, account_id, amount, bet_id) SELECT t.id, p.a, p.m, p.b "
+                        "FROM unnest(CAST(%b AS TEXT[]), CAST(%b AS INTEGER[]), CAST(%b AS TEXT[]), CAST(%b AS BIGINT[]), "
+                        "CAST(%b AS TEXT[])) WITH ORDINALITY AS p(chain, seq, a, m, b, n) "
+                        "JOIN {tx} AS t ON t.chain = p.chain AND t.chain_seq = p.seq ORDER BY p.n")
 
 
 class Batch:
@@ -219,10 +223,11 @@ class Batch:
     funds) leaves no trace in the batch, so it does not fail its neighbours. Each entry taken is linked into
     the table's ledger lane at once, in the order taken (the order `flush` writes them)."""
 
-    def __init__(self, conn: Connection, prefetch: Iterable[str] = (), *, lane: Lane) -> None:
+    def __init__(self, conn: Connection, prefetch: Iterable[str] = (), *, lane: Lane, known: dict[str, int] | None = None) -> None:
         self.conn = conn
         self.lane = lane
-        self.balances: dict[str, int] = {}
+        # `known`: balances already read (and locked) by this transaction (hot.lock_for_batch's one round trip)
+        self.balances: dict[str, int] = dict(known or {})
         self.deltas: dict[str, int] = {}
         self.entries: list[tuple[Entry, float, tuple[str, int, str, str]]] = []
         self._fetch(prefetch)
@@ -280,6 +285,14 @@ class Batch:
             hot.LEDGER_TX_INSERT.many(self.conn, txs)
             last = int(self.conn.exec_driver_sql("SELECT last_insert_rowid()").scalar_one())
             ids = list(range(last - len(txs) + 1, last + 1))
+        elif (fold := hot.folded(self.conn)) is not None:
+            # Folded with the transaction's other writes (hot.Folded): the postings find their transaction's id
+            # by its place in the lane (chain, chain_seq: unique), from the clause that inserts the transactions.
+            tx = fold.add(_TX_MANY_PG + ", chain, chain_seq", [list(c) for c in zip(*txs, strict=True)], name="ledger_txs")
+            rows = [(link[0], link[1], a, m, b) for e, _, link in self.entries for a, m, b in e.lines]
+            fold.add(_POSTINGS_BY_LINK_PG.format(tx=tx), [list(c) for c in zip(*rows, strict=True)])
+            self.entries, self.deltas = [], {}
+            return
         else:
             # One statement of arrays (SQLAlchemy's multi-row VALUES had 6 parameters a request: too many for
             # psycopg's statement cache, parsed again every batch). The rows are inserted in parameter order

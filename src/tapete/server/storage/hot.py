@@ -15,12 +15,14 @@ settlement's CPU). A JSON value is given as its text
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Connection
 
 from tapete.server.storage import fastjson
+from tapete.server.storage.db import casino_tables
 
 
 class Hot:
@@ -35,7 +37,69 @@ class Hot:
             return 0
         if conn.dialect.name == "sqlite":
             return conn.exec_driver_sql(self.sqlite, rows if len(rows) > 1 else rows[0]).rowcount
-        return conn.exec_driver_sql(self.postgresql, tuple(list(column) for column in zip(*rows, strict=True))).rowcount
+        columns = [list(column) for column in zip(*rows, strict=True)]
+        folded = conn.info.get(_FOLDED)
+        if folded is not None:            # sent with the transaction's other writes (Folded); rows counted, not checked
+            folded.add(self.postgresql, columns)
+            return len(rows)
+        return conn.exec_driver_sql(self.postgresql, tuple(columns)).rowcount
+
+
+_FOLDED = "tapete_folded"
+
+
+class Folded:
+    """The writes of one PostgreSQL transaction sent as ONE statement, one round trip: each a data-modifying WITH
+    clause of a `SELECT` that also sends the table's NOTIFY (delivered at commit, as before).
+
+    Why (issue 33): a batch of bets wrote its ledger, bets, log, idempotency and table rows in seven statements,
+    each a round trip during which the table's row stays locked and the writer thread, back from the network,
+    waits for the interpreter lock behind the event loop. PostgreSQL runs every clause to completion, in one
+    snapshot: the clauses must not depend on each other's effects (the ledger's postings read the transactions'
+    ids from the clause that inserts them, by name), and each row is changed by one clause at most. A constraint
+    (a duplicate key, a CHECK) fails the whole statement, hence the transaction, as it failed one statement before.
+    Placeholders are positional (`%s`, `%b`): the clauses' texts and parameters are joined in order. A batch's
+    statement keeps to psycopg's 50 parameters, past which it parses the query text again on every execution."""
+
+    def __init__(self) -> None:
+        self.parts: list[tuple[str, str]] = []
+        self.params: list[Any] = []
+        self.notify: str | None = None     # an SQL expression over the clauses (no parameter: see send)
+
+    def add(self, sql: str, params: Sequence[Any], name: str | None = None) -> str:
+        """Queue one INSERT/UPDATE (with RETURNING when a later clause reads it by `name`); its name."""
+        name = name or f"w{len(self.parts)}"
+        self.parts.append((name, sql))
+        self.params.extend(params)
+        return name
+
+    def send(self, conn: Connection) -> None:
+        if not self.parts and self.notify is None:
+            return
+        final = f"SELECT pg_notify('tapete_tables', {self.notify})" if self.notify is not None else "SELECT 1"
+        clauses = ", ".join(f"{name} AS ({sql})" for name, sql in self.parts)
+        conn.exec_driver_sql((f"WITH {clauses} " if clauses else "") + final, tuple(self.params)).all()
+        self.parts, self.params, self.notify = [], [], None
+
+
+def folded(conn: Connection) -> Folded | None:
+    """The writes being folded on this connection (inside `folding`), or None."""
+    return conn.info.get(_FOLDED)
+
+
+@contextmanager
+def folding(conn: Connection) -> Iterator[Folded | None]:
+    """On PostgreSQL, gather the writes made inside (Hot.many, the ledger batch, the table's row) and send them as
+    one statement on the way out; nothing is sent when the block raises. SQLite (in process): a no-op."""
+    if conn.dialect.name == "sqlite":
+        yield None
+        return
+    fold = conn.info[_FOLDED] = Folded()
+    try:
+        yield fold
+    finally:
+        conn.info.pop(_FOLDED, None)
+    fold.send(conn)
 
 
 def _columns(spec: str) -> list[tuple[str, str]]:
@@ -98,3 +162,28 @@ def committed_keys(conn: Connection, keys: Sequence[str]) -> dict[str, dict[str,
         return {k: {"fingerprint": f, "response": fastjson.loads(r)} for k, f, r in conn.exec_driver_sql(sql, tuple(keys))}
     found = conn.exec_driver_sql('SELECT "key", fingerprint, response FROM idempotency WHERE "key" = ANY(%b)', (list(keys),))
     return {k: {"fingerprint": f, "response": r} for k, f, r in found}     # psycopg has read the JSON
+
+
+_ROW_COLUMNS = [c.name for c in casino_tables.c if c.name != "state"]
+# The table's row locked first (a MATERIALIZED clause: the accounts' clause reads it, so it runs before any account
+# is locked, in the order every other transaction takes them: the table, then the accounts by id); the keys read
+# without a lock, as committed_keys reads them.
+_LOCK_FOR_BATCH = (
+    "WITH t AS MATERIALIZED (SELECT " + ", ".join(_ROW_COLUMNS) + " FROM casino_tables WHERE id = %s FOR UPDATE), "
+    "a AS MATERIALIZED (SELECT id, balance FROM accounts WHERE id = ANY(%s) AND EXISTS (SELECT FROM t) ORDER BY id FOR UPDATE) "
+    "SELECT t.*, (SELECT json_agg(json_build_array(k.key, k.fingerprint, k.response)) FROM idempotency AS k "
+    "WHERE k.key = ANY(%s)), (SELECT json_agg(json_build_array(a.id, a.balance)) FROM a) FROM t")
+
+
+def lock_for_batch(conn: Connection, table_id: str, keys: Sequence[str], account_ids: Sequence[str]
+                   ) -> tuple[dict[str, Any] | None, dict[str, dict[str, Any]], dict[str, int]]:
+    """PostgreSQL, a batch of bets' reads in ONE round trip (issue 33): the table's row locked (None: no such table),
+    the idempotency records already committed under the batch's keys (as committed_keys), and the balances of
+    the batch's accounts, locked after the table's row (ledger.Batch takes them as known)."""
+    found = conn.exec_driver_sql(_LOCK_FOR_BATCH, (table_id, list(account_ids), list(keys))).first()
+    if found is None:
+        return None, {}, {}
+    n = len(_ROW_COLUMNS)
+    row = dict(zip(_ROW_COLUMNS, found[:n], strict=True))
+    seen = {k: {"fingerprint": f, "response": r} for k, f, r in (found[n] or [])}
+    return row, seen, {a: int(b) for a, b in (found[n + 1] or [])}

@@ -24,6 +24,7 @@ import contextlib
 import logging
 import queue
 import threading
+import time
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
@@ -84,6 +85,7 @@ class BetWriters:
             self._write(*job)
 
     def _write(self, table_id: str, loop: asyncio.AbstractEventLoop) -> None:
+        cpu = time.thread_time()
         try:
             self.batches.flush(table_id)
         except Exception:
@@ -91,6 +93,7 @@ class BetWriters:
         finally:
             with contextlib.suppress(RuntimeError):       # the event loop has closed: nobody is waiting
                 loop.call_soon_threadsafe(self._written, table_id, loop)
+            self.batches.stats.writer_cpu(time.thread_time() - cpu)
 
     # -- on the event loop ----------------------------------------------------------------------------
     def _written(self, table_id: str, loop: asyncio.AbstractEventLoop) -> None:

@@ -100,6 +100,8 @@ _ROUND_RECORD = {"sqlite": "UPDATE rounds SET record = ? WHERE id = ?",
                  "postgresql": "UPDATE rounds SET record = CAST(%s AS JSON) WHERE id = %s"}
 _TABLE_HOT = update(casino_tables).where(casino_tables.c.id == bindparam("tid")).values(
     **{k: bindparam(k) for k in sorted(_HOT_COLUMNS)})
+_TABLE_HOT_PG = ("UPDATE casino_tables SET " + ", ".join(f"{k} = %s" for k in sorted(_HOT_COLUMNS))
+                 + " WHERE id = %s RETURNING id, log_seq")
 _TABLE_HOT_NOTIFY = text("WITH u AS (UPDATE casino_tables SET " + ", ".join(f"{k} = :{k}" for k in sorted(_HOT_COLUMNS))
                          + " WHERE id = :tid RETURNING id) SELECT pg_notify('tapete_tables', :p) FROM u")
 
@@ -212,9 +214,12 @@ class TableService:
 
     def _load(self, conn: Connection, spec: TableConfig, actor: str | None) -> Ctx:
         found = conn.execute(_LOAD if self.db.is_sqlite else _LOAD_LOCKED, {"tid": spec.id}).mappings().first()
-        if found is None:
+        return self._ctx(conn, spec, actor, dict(found) if found is not None else None)
+
+    def _ctx(self, conn: Connection, spec: TableConfig, actor: str | None, row: dict[str, Any] | None) -> Ctx:
+        """The transaction's context from the table's row (every column but the state snapshot), read and locked."""
+        if row is None:
             raise TapeteError("unknown-table", f"no table {spec.id!r} in the database")
-        row = dict(found)
         game = self.game(spec)
         state = self._cached_or_load(conn, spec, game, row)
         return Ctx(conn, spec, self.config.jurisdiction_of(spec), game, row, state, actor, time.time(),
@@ -270,6 +275,12 @@ class TableService:
         notify = bool(published) and not self.db.is_sqlite
         if set(values) <= _HOT_COLUMNS:       # a bet: the same statement every time, compiled once
             row = {"tid": ctx.table_id, **{k: values.get(k, ctx.row[k]) for k in _HOT_COLUMNS}}
+            fold = hot.folded(conn)
+            if fold is not None:              # PostgreSQL, a batch of bets: with its other writes, one round trip
+                name = fold.add(_TABLE_HOT_PG, [*(row[k] for k in sorted(_HOT_COLUMNS)), ctx.table_id])
+                if notify:                    # "table:seq", as below, from the row written
+                    fold.notify = f"(SELECT id || ':' || log_seq FROM {name})"
+                return published
             if notify:                        # PostgreSQL: the update and its NOTIFY in one round trip
                 conn.execute(_TABLE_HOT_NOTIFY, {**row, "p": f"{ctx.table_id}:{seq}"}).all()
                 return published
