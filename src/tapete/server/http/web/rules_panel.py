@@ -59,7 +59,12 @@ def ratio(value: Any) -> str:
         return f"{value[0]}:{value[1]}"
     if isinstance(value, Fraction):
         return f"{value.numerator}:{value.denominator}"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value}:1"
     return str(value)
+
+
+PAYOUT = (list, tuple, Fraction, int)
 
 
 def article(source: str, jurisdiction: str) -> tuple[str, str]:
@@ -111,24 +116,34 @@ def _groups(mapping: Mapping[Any, Any]) -> list[tuple[list[str], str]]:
     return [(targets, r) for r, targets in out.items()]
 
 
+def _members(value: Any) -> tuple[Any, ...]:
+    """A rule's value as the kinds it lists (a list, a dict's keys); () for a switch, a fraction or nothing."""
+    return tuple(value) if isinstance(value, (list, tuple, dict, set, frozenset)) else ()
+
+
+def _mapping(value: Any) -> dict[Any, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def spot_pays(game: Any, jurisdiction: str) -> dict[str, str]:
     """What each spot of the cloth pays, 'kind' or 'kind|target' -> '9:5', read from the rules (the craps cloth
     and the punto y banca spots print it)."""
     rules = game.rules_for(jurisdiction)
     values = {name: value for name, value, _ in rules.items()}
     out: dict[str, str] = {k.kind: k.pays for k in game.kinds() if k.pays and RATIO.match(k.pays)}
-    for kind in values.get("even_money") or ():
+    for kind in _members(values.get("even_money")):
         if isinstance(kind, str):
             out[kind] = "1:1"
-    for kind, value in (values.get("payouts") or {}).items() if isinstance(values.get("payouts"), dict) else ():
-        out[str(kind)] = ratio(value)
-    for kind, value in (values.get("one_roll_payouts") or {}).items():
+    for kind, value in _mapping(values.get("payouts")).items():
+        if isinstance(value, PAYOUT):
+            out[str(kind)] = ratio(value)
+    for kind, value in _mapping(values.get("one_roll_payouts")).items():
         out[kind] = ratio(value)
     for name, kind in (("hardway_payouts", "hardway"), ("place_payouts", "place"),
                        ("place_to_lose_payouts", "place-to-lose"), ("odds_payouts", "odds")):
-        for target, value in (values.get(name) or {}).items():
+        for target, value in _mapping(values.get(name)).items():
             out[f"{kind}|{target}"] = ratio(value)
-    if values.get("tie_payout"):
+    if isinstance(values.get("tie_payout"), PAYOUT) and not isinstance(values.get("tie_payout"), bool):
         out["tie"] = ratio(values["tie_payout"])
     return out
 
@@ -166,19 +181,19 @@ def _pays(game: Any, jurisdiction: str, t: Mapping[str, str]) -> list[Row]:
             text = "; ".join(_say(t, "rp_on_numbers", ratio=r, numbers=", ".join(ts)) for ts, r in _groups(mapping))
             row(kind, text, src(name))
             continue
-        if kind == "field" and "field_double" in values:
+        if kind == "field" and _members(values.get("field_double", ((), ""))[0]):
             doubles = values["field_double"][0]
             text = _say(t, "rp_field", ratio=simple.get("field", "1:1"), numbers=", ".join(map(str, doubles)))
             row(kind, text, src("field_double"))
             continue
         if kind in simple:
             source = next((src(n) for n in ("payouts", "one_roll_payouts", "even_money", "tie_payout") if n in values
-                           and (kind in (values[n][0] or ()) or (n == "tie_payout" and kind == "tie"))), src("kinds"))
+                           and (kind in _members(values[n][0]) or (n == "tie_payout" and kind == "tie"))), src("kinds"))
             row(kind, _say(t, "rp_pays", ratio=simple[kind]), source)
-    if "blackjack_pays" in values:
+    if isinstance(values.get("blackjack_pays", (None,))[0], PAYOUT):
         cite, bare = article(src("blackjack_pays"), jurisdiction)
         rows.append(Row(t.get("rp_blackjack", "Black Jack"), _say(t, "rp_pays", ratio=ratio(values["blackjack_pays"][0])), cite, bare))
-    if values.get("insurance_pays", (None,))[0]:
+    if isinstance(values.get("insurance_pays", (None,))[0], PAYOUT) and values["insurance_pays"][0] is not True:
         cite, bare = article(src("insurance_pays"), jurisdiction)
         rows.append(Row(t.get("verb_insure", "insure"), _say(t, "rp_pays", ratio=ratio(values["insurance_pays"][0])), cite, bare))
     return rows

@@ -12,7 +12,7 @@ export function init(node, ctx) {
       el("div", { class: "side-hand banca" }, el("h2", {}, t("banca")), el("div", { class: "cards", id: "banca-cards" }))),
     el("div", { class: "bac-spots", role: "group", "aria-label": t("bet_on") },
       ctx.page.layout.map((k) => {
-        const pays = (ctx.page.kinds || []).find((x) => x.kind === k.kind)?.pays;     // the engine's payout
+        const pays = ctx.page.spot_pays?.[k.kind];     // the rules' payout ("1:1"; the commission is in the rules panel)
         return spotButton(ctx, { kind: k.kind, label: `${t("bet_on")} ${kindLabel(k.kind)}${pays ? ` (${t("pays")} ${pays})` : ""}`,
           text: `${kindLabel(k.kind)}${pays ? ` · ${pays}` : ""}`, cls: `bac ${k.kind}` });
       })),
