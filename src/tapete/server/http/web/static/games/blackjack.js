@@ -17,7 +17,7 @@ export function init(node, ctx) {
   root.append(
     el("div", { class: "dealer" }, el("h2", {}, t("dealer")), el("div", { class: "cards", id: "dealer-cards" })),
     el("div", { class: "boxes", role: "group", "aria-label": t("box") }, boxes.map((box) => el("div", { class: "box", "data-box": box },
-      spotButton(ctx, { kind: "main", label: `${kindLabel("main")} · ${t("box")} ${box} — ${t("pays")} ${ctx.page.spot_pays?.main ?? "1:1"}`, text: `${t("box")} ${box}`, cls: "box-spot",
+      spotButton(ctx, { kind: "main", label: `${t("bet_on")} ${t("box")} ${box} — ${kindLabel("main")}, ${t("pays")} ${ctx.page.spot_pays?.main ?? "1:1"}`, text: `${t("box")} ${box}`, cls: "box-spot",
         extra: { box } }),
       el("div", { class: "hands" })))),
     el("div", { class: "engine-log", "aria-live": "polite" }));
