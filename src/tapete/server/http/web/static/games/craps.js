@@ -18,7 +18,7 @@ function spots(ctx, kinds, filter) {
     const name = `${kindLabel(k.kind)}${on ? ` ${on.join("-")}` : ""}`;
     const pays = paysOf(ctx, k.kind, on);
     const b = spotButton(ctx, { kind: k.kind, on, label: pays ? `${name} — ${t("pays")} ${pays}` : name, text: name, cls: `craps ${k.kind}` });
-    if (pays) b.querySelector(".spot-text").after(el("small", { class: "pays" }, pays));
+    if (pays) b.querySelector(".spot-text").after(" ", el("small", { class: "pays" }, pays));
     return b;
   }));
 }
