@@ -108,6 +108,6 @@ def test_craps_come_bet_and_its_odds(server: Any, people: Any) -> None:
     page.wait_for_selector("#last-result .settle-lines li")
     lines = page.locator("#last-result .settle-lines li").all_inner_texts()
     # come 1:1 on €5; odds on 9 pay 3:2 on €5 (the engine's figures)
-    assert "come: stake €5.00, returned €10.00, net +€5.00" in lines, lines
-    assert "odds: stake €5.00, returned €12.50, net +€7.50" in lines, lines
+    assert "Come: stake €5.00, returned €10.00, net +€5.00" in lines, lines
+    assert "Odds: stake €5.00, returned €12.50, net +€7.50" in lines, lines
     assert call("ana", "GET", "/api/me")["balance"] == ana_start - 500 - 500 - 500 + 1000 + 1250

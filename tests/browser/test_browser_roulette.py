@@ -58,7 +58,7 @@ def test_buy_chips_split_spin_and_live_update(server: Any, people: Any) -> None:
     table.wait_for_function("document.getElementById('balance').textContent === '€135.00'")
     table.wait_for_selector("#history li.latest:text-is('17')")
     table.wait_for_selector(".num.last[data-on='17']")
-    assert "split: stake €5.00, returned €90.00, net +€85.00" in table.locator("#last-result").inner_text()   # 17:1
+    assert "Split: stake €5.00, returned €90.00, net +€85.00" in table.locator("#last-result").inner_text()   # 17:1
     assert server.call("inspector", "GET", "/api/ledger")["ok"]
 
 

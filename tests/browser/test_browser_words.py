@@ -107,6 +107,17 @@ def test_banker_spot_and_my_bets_plain(scene: Any, people: Any) -> None:
     assert "Banca" in page.locator("#my-bets").inner_text()
 
 
+def test_punto_banca_hands_with_their_totals(scene: Any, people: Any) -> None:
+    ana = people("ana", lang="es")
+    page = ana.open("/tables/pb?lang=es")
+    # punto 8♠ 6♦ (4), banca 8♥ 3♣ (1); third cards 10♦ to the punto, 9♣ to the banca: punto 4 beats 0
+    scene.call("croupier", "POST", "/api/tables/pb/close", {"cards": ["8S", "8H", "6D", "3C", "TD", "9C", "TH"]})
+    page.wait_for_selector(".coup[data-winner='player']")
+    page.wait_for_function("document.getElementById('coup-result').textContent !== ''")
+    assert page.locator("#coup-result").inner_text() == "Gana el punto, 4 a 0"
+    assert page.locator("#punto-total").inner_text() == "4" and page.locator("#banca-total").inner_text() == "0"
+
+
 def test_blackjack_hint_follows_the_hand_and_the_dealers_bust_in_words(scene: Any, people: Any) -> None:
     server = scene
     server.call("croupier", "POST", "/api/tables/bj/open")

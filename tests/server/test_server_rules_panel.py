@@ -140,3 +140,20 @@ def test_a_panel_for_every_game_in_every_jurisdiction_and_language() -> None:
                 assert panel.title == strings(lang)["rules_title"]
                 for row in panel.pays + panel.decisions:
                     assert row.text and "None" not in row.text, (game.id, jurisdiction, row)
+
+
+@pytest.mark.parametrize(("lang", "said"), [("gl", "A gañar 9:5 ao 4, 10"), ("ca", "A guanyar 9:5 al 4, 10")])
+def test_craps_panel_in_galician_and_catalan(casino: Any, lang: str, said: str) -> None:
+    text = panel_text(casino.client.get(f"/tables/dados?lang={lang}").text)
+    assert said in text
+    for english in ("Right Bet", "Wrong Bet", "Horn", "Any Craps", "one roll", "remove"):
+        assert english not in text, (lang, english)
+
+
+def test_punto_banca_view_carries_the_totals_the_engine_counts(casino: Any) -> None:
+    casino.post("croupier", "/api/tables/pb/open", key=None)
+    casino.bet("luis", "pb", {"kind": "player", "amount": 1000})
+    casino.post("croupier", "/api/tables/pb/close", {"cards": ["8S", "8H", "6D", "3C", "TD", "9C", "TH"]})
+    view = casino.get("luis", "/api/tables/pb/view")
+    coup = (view["state"] or {}).get("coups", [None])[-1] or view["recent"][0]["coups"][-1]
+    assert (coup["player_total"], coup["bank_total"], coup["winner"]) == (4, 0, "player")
