@@ -30,10 +30,10 @@ def test_buy_chips_split_spin_and_live_update(server: Any, people: Any) -> None:
     table.wait_for_selector("#phase[data-phase='betting']")
     table.get_by_role("radio", name="Chip €5.00").click()
     split = table.locator(".spot.split[data-on='17-20']")
-    assert split.get_attribute("aria-label") == "split 17-20"
+    assert split.get_attribute("aria-label") == "Split 17-20"
     split.click()                                            # the line between 17 and 20
     table.wait_for_selector("#my-bets li[data-bet]")
-    assert "split on 17-20" in table.locator("#my-bets").inner_text()
+    assert "Split on 17-20" in table.locator("#my-bets").inner_text()
     assert table.locator("#balance").inner_text() == "€45.00"
     assert table.locator(".spot.split[data-on='17-20'] .stake").inner_text() == "€5.00"
 
@@ -88,7 +88,7 @@ def test_roulette_keyboard_only(server: Any, people: Any, tab_until: Any) -> Non
     page.keyboard.press("Space")                                  # €2 on red
     page.wait_for_function("document.querySelectorAll('#my-bets li[data-bet]').length === 2")
     text = page.locator("#my-bets").inner_text()
-    assert "straight on 17" in text and "red" in text
+    assert "Straight up on 17" in text and "Red" in text
     assert server.call("luis", "GET", "/api/me")["balance"] == start - 300
 
     server.call("croupier", "POST", "/api/tables/ruleta/outcome", {"value": 32})

@@ -250,7 +250,9 @@ export function cardText(text) {
 /** The engine's own narration of the coup: written in Spanish, so shown on the Spanish page only. */
 export function engineLog(node, lines, n = 5) {
   if (!node) return;
-  node.replaceChildren(...(page.lang === "es" ? (lines || []).slice(-n).map((l) => el("p", {}, l)) : []));
+  // its card codes ("TD", "8S") written as the cards are printed: 10♦, 8♠
+  const cards = (l) => String(l).replace(/\b(10|[2-9TJQKA])([SHDC])\b/g, (m) => cardText(m));
+  node.replaceChildren(...(page.lang === "es" ? (lines || []).slice(-n).map((l) => el("p", {}, cards(l))) : []));
 }
 
 /** A bet kind's help: the engine's description is "Spanish name: English explanation"; each page shows
