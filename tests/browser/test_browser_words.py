@@ -181,7 +181,7 @@ def test_a_void_says_what_happens_to_the_stakes(scene: Any, people: Any) -> None
     assert "The spin is relaunched: the bets stay on the cloth" in feed           # the roulette stake rides
     assert "every stake goes back" not in feed
     void_line = page.locator("#live li[data-kind='void']").first.inner_text()
-    assert "ball-out" not in void_line                                            # a cause in words, if carried
+    assert void_line == "Round voided by the table chief: “the ball left the wheel”"   # the chief's cause, in words
     assert page.locator("#my-bets li[data-bet]").count() == 1                     # the red bet still on the cloth
 
 
