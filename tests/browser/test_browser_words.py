@@ -69,6 +69,18 @@ def test_every_table_page_says_words_not_codes(scene: Any, people: Any, shot: An
     assert "ES-AN" not in lobby and "CSPRNG" not in lobby and "Andalu" in lobby
 
 
+@pytest.mark.parametrize("lang", ["gl", "ca"])
+def test_galician_and_catalan_pages_say_words_not_codes(scene: Any, people: Any, lang: str) -> None:
+    luis = people("luis", lang="es", viewport=PHONE)
+    for table in PAGES:
+        page = luis.open(f"/tables/{table}?lang={lang}")
+        assert page.locator("html").get_attribute("lang") == lang
+        text = visible_words(page)
+        assert not CODES.search(text), (table, lang, CODES.search(text))
+        assert not BET_ID.search(text) and not ENGLISH_BETS.search(text), (table, lang, ENGLISH_BETS.search(text))
+        assert sideways(page) <= 0, (table, lang)
+
+
 def test_rules_panel_by_keyboard_and_readable_on_a_phone(scene: Any, people: Any, tab_until: Any, shot: Any) -> None:
     ana = people("ana", lang="es", viewport=PHONE)
     page = ana.open("/tables/ruleta?lang=es")
