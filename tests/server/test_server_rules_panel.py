@@ -83,6 +83,9 @@ def test_punto_banca_banker_said_plainly_per_jurisdiction(casino: Any) -> None:
     assert "Banca paga 1:1 menos un 5 % de comisión" in es and "ES-AN" not in es
     an = panel_text(casino.client.get("/tables/pb-an?lang=es").text)
     assert "si la banca gana con 6, paga 1:2" in an and "Empate paga 8:1" in an
+    game = get_game("punto-banca")
+    assert rules_panel.spot_pays(game, "ES")["banker"] == "1:1 −5 %"                 # the cloth's spot says it short
+    assert rules_panel.spot_pays(game, "ES-AN")["banker"] == "1:1 (6: 1:2)"
     page = casino.client.get("/tables/pb?lang=es").text.split('<script type="application/json"', 1)[0]
     assert "less 5%" not in page
 

@@ -143,6 +143,11 @@ def spot_pays(game: Any, jurisdiction: str) -> dict[str, str]:
                        ("place_to_lose_payouts", "place-to-lose"), ("odds_payouts", "odds")):
         for target, value in _mapping(values.get(name)).items():
             out[f"{kind}|{target}"] = ratio(value)
+    if "banker_commission" in values:      # punto y banca: the bank's payout less the house's deduction
+        commission = Fraction(values["banker_commission"] or 0)
+        six = Fraction(values.get("banker_six_deduction") or 0)
+        out["banker"] = "1:1" + (f" −{float(commission * 100):g} %" if commission else "") + (
+            f" (6: {ratio(1 - six)})" if six else "")
     if isinstance(values.get("tie_payout"), PAYOUT) and not isinstance(values.get("tie_payout"), bool):
         out["tie"] = ratio(values["tie_payout"])
     return out
