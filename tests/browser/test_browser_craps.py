@@ -27,7 +27,7 @@ def test_craps_come_out_and_point(server: Any, people: Any) -> None:
     start = server.call("luis", "GET", "/api/me")["balance"]
     assert page.locator("#puck").inner_text() == "OFF"
     page.get_by_role("radio", name="Chip €10.00").click()
-    page.get_by_role("button", name="pass", exact=True).click()
+    page.get_by_role("button", name="Pass line — pays 1:1", exact=True).click()
     page.wait_for_selector("#my-bets li[data-bet]")
 
     key_roll(console, "2,4")                                          # come-out 6: the point
@@ -39,7 +39,7 @@ def test_craps_come_out_and_point(server: Any, people: Any) -> None:
     page.wait_for_selector("#phase[data-phase='betting']")
     odds = page.locator(".spot.odds").first
     odds.wait_for()
-    assert odds.get_attribute("aria-label") == "Odds on pass · Point 6"      # in words, no bet id
+    assert odds.get_attribute("aria-label") == "Odds on Pass line · Point 6 — pays 6:5"   # in words, no bet id
     odds.click()                                                      # €10 odds behind the line
     page.wait_for_function("document.querySelectorAll('#my-bets li[data-bet]').length === 2")
 
@@ -82,7 +82,7 @@ def test_craps_come_bet_and_its_odds(server: Any, people: Any) -> None:
     assert page.locator("#puck").inner_text() == "OFF"
     assert page.locator(".spot[data-kind='come'][aria-disabled='false']").count() == 0     # no come on the come-out
     page.get_by_role("radio", name="Chip €5.00").click()
-    page.get_by_role("button", name="pass", exact=True).click()
+    page.get_by_role("button", name="Pass line — pays 1:1", exact=True).click()
     page.wait_for_selector("#my-bets li[data-bet]")
     call("croupier", "POST", "/api/tables/dados/outcome", {"value": [5, 5]})             # the point: 10
     call("croupier", "POST", "/api/tables/dados/confirm")
@@ -96,11 +96,11 @@ def test_craps_come_bet_and_its_odds(server: Any, people: Any) -> None:
     call("croupier", "POST", "/api/tables/dados/confirm")
     call("croupier", "POST", "/api/tables/dados/open")
     page.wait_for_selector(".number-box[data-number='9'] .come-tag")
-    odds = page.get_by_role("button", name="Odds on come · Point 9")
+    odds = page.get_by_role("button", name="Odds on Come · Point 9 — pays 3:2")
     odds.wait_for()
     odds.click()                                                                       # €5 odds on the come 9
     page.wait_for_function("document.querySelectorAll('#my-bets li[data-bet]').length === 3")
-    assert page.get_by_role("button", name="Odds on pass · Point 10").count() == 1
+    assert page.get_by_role("button", name="Odds on Pass line · Point 10 — pays 2:1").count() == 1
     text = page.locator("body").inner_text()
     assert "{" not in text and "b1" not in text and "b2" not in text
     call("croupier", "POST", "/api/tables/dados/outcome", {"value": [3, 6]})             # 9 again: come and odds win
@@ -108,6 +108,6 @@ def test_craps_come_bet_and_its_odds(server: Any, people: Any) -> None:
     page.wait_for_selector("#last-result .settle-lines li")
     lines = page.locator("#last-result .settle-lines li").all_inner_texts()
     # come 1:1 on €5; odds on 9 pay 3:2 on €5 (the engine's figures)
-    assert "come: stake €5.00, returned €10.00, net +€5.00" in lines, lines
-    assert "odds: stake €5.00, returned €12.50, net +€7.50" in lines, lines
+    assert "Come: stake €5.00, returned €10.00, net +€5.00" in lines, lines
+    assert "Odds: stake €5.00, returned €12.50, net +€7.50" in lines, lines
     assert call("ana", "GET", "/api/me")["balance"] == ana_start - 500 - 500 - 500 + 1000 + 1250

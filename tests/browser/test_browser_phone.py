@@ -248,7 +248,7 @@ def test_trente_et_quarante_rows_with_their_points(scene: Any, people: Any) -> N
     heads = page.locator(".card-group h3").all_inner_texts()
     assert any(h.startswith("Black row = ") for h in heads) and any(h.startswith("Red row = ") for h in heads), heads
     page.wait_for_selector("#last-result .settle-lines li")
-    assert re.match(r"red: stake €5\.00, returned €[\d.]+, net [+−]?€[\d.]+", page.locator("#last-result li").first.inner_text())
+    assert re.match(r"Red: stake €5\.00, returned €[\d.]+, net [+−]?€[\d.]+", page.locator("#last-result li").first.inner_text())
     assert sideways(page) <= 0
 
 

@@ -30,10 +30,10 @@ def test_buy_chips_split_spin_and_live_update(server: Any, people: Any) -> None:
     table.wait_for_selector("#phase[data-phase='betting']")
     table.get_by_role("radio", name="Chip €5.00").click()
     split = table.locator(".spot.split[data-on='17-20']")
-    assert split.get_attribute("aria-label") == "split 17-20"
+    assert split.get_attribute("aria-label") == "Split 17-20"
     split.click()                                            # the line between 17 and 20
     table.wait_for_selector("#my-bets li[data-bet]")
-    assert "split on 17-20" in table.locator("#my-bets").inner_text()
+    assert "Split on 17-20" in table.locator("#my-bets").inner_text()
     assert table.locator("#balance").inner_text() == "€45.00"
     assert table.locator(".spot.split[data-on='17-20'] .stake").inner_text() == "€5.00"
 
@@ -59,7 +59,7 @@ def test_buy_chips_split_spin_and_live_update(server: Any, people: Any) -> None:
     table.wait_for_function("document.getElementById('balance').textContent === '€135.00'")
     table.wait_for_selector("#history li.latest:text-is('17')")
     table.wait_for_selector(".num.last[data-on='17']")
-    assert "split: stake €5.00, returned €90.00, net +€85.00" in table.locator("#last-result").inner_text()   # 17:1
+    assert "Split: stake €5.00, returned €90.00, net +€85.00" in table.locator("#last-result").inner_text()   # 17:1
     assert server.call("inspector", "GET", "/api/ledger")["ok"]
 
 
@@ -89,7 +89,7 @@ def test_roulette_keyboard_only(server: Any, people: Any, tab_until: Any) -> Non
     page.keyboard.press("Space")                                  # €2 on red
     page.wait_for_function("document.querySelectorAll('#my-bets li[data-bet]').length === 2")
     text = page.locator("#my-bets").inner_text()
-    assert "straight on 17" in text and "red" in text
+    assert "Straight up on 17" in text and "Red" in text
     assert server.call("luis", "GET", "/api/me")["balance"] == start - 300
 
     server.call("croupier", "POST", "/api/tables/ruleta/outcome", {"value": 32})

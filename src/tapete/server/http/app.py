@@ -331,9 +331,10 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
             records = [r for r in past if r and r.get("view")]
         viewer = Viewer.of(user)
         previous = [visibility.coup_for(viewer, table_id, r) for r in records]
-        return public(table_id, {"table": table_id, "phase": row["phase"], "round": row["round_no"],
-                                 "state": visibility.state_for(viewer, table_id, state, over=row["phase"] == "settled"),
-                                 "recent": previous}, user)
+        return public(table_id, views.with_coup_totals(service.spec(table_id).game, {
+            "table": table_id, "phase": row["phase"], "round": row["round_no"],
+            "state": visibility.state_for(viewer, table_id, state, over=row["phase"] == "settled"),
+            "recent": previous}), user)
 
     @app.get("/api/tables/{table_id}/layout", tags=["tables"])
     def layout(table_id: str) -> dict[str, Any]:

@@ -59,3 +59,24 @@ def blackjack_hint(state: Any, jurisdiction: str, bet_id: str) -> dict[str, Any]
                   first_decision=len(hand.cards) == 2 and not hand.split, hands=len(hands))
     return {"bet": bet_id, "box": bet.box, "cards": list(hand.cards), "dealer": dealer[0], "advice": verb,
             "source": "tapete strategy (the derived basic-strategy chart)"}
+
+
+def with_coup_totals(game_id: str, doc: dict[str, Any]) -> dict[str, Any]:
+    """Punto y banca: each shown coup's two totals, counted by the engine's own tableau (001:640), so that the
+    page says "the bank wins 7 to 5" with the hands rather than count cards itself (issue 31, item 5)."""
+    if game_id != "punto-banca":
+        return doc
+    from tapete.games.baccarat.tableau import total
+
+    def mark(coups: Any) -> None:
+        for coup in coups if isinstance(coups, list) else []:
+            cards = [coup.get("player"), coup.get("bank")] if isinstance(coup, dict) else []
+            if cards and all(isinstance(h, list) and all(isinstance(c, str) and c != "??" for c in h) for h in cards):
+                coup["player_total"], coup["bank_total"] = total(coup["player"]), total(coup["bank"])
+
+    if isinstance(doc.get("state"), dict):
+        mark(doc["state"].get("coups"))
+    for past in doc.get("recent") or []:
+        if isinstance(past, dict):
+            mark(past.get("coups"))
+    return doc

@@ -397,6 +397,16 @@ def op_limits(ctx: Ctx, values: dict[str, Any]) -> dict[str, Any]:
     return {"round": ctx.row["round_no"], "announced": values, "note": note}
 
 
+def _round_numbers(ctx: Ctx, round_ids: set[int]) -> dict[int, int]:
+    """The table's round numbers of these rounds' ids (what a player reads: "round 6")."""
+    from sqlalchemy import select
+
+    if not round_ids:
+        return {}
+    rows = ctx.conn.execute(select(rounds.c.id, rounds.c.number).where(rounds.c.id.in_(sorted(round_ids))))
+    return {row[0]: row[1] for row in rows}
+
+
 def op_act(ctx: Ctx, user: str, roles: set[str], body: dict[str, Any], cards: list[Any] | None) -> dict[str, Any]:
     admit(ctx, "act", body.get("do") if isinstance(body.get("do"), str) else None)
     event = parse(ctx, {"act": body})
@@ -430,6 +440,10 @@ def op_act(ctx: Ctx, user: str, roles: set[str], body: dict[str, Any], cards: li
     else:
         booked = book(ctx, doc, include_void=False) if doc else {}
         if booked:
+            placed_in = _round_numbers(ctx, {open_bets[b]["round_id"] for b in booked if b in open_bets})
+            for bet_id, result_of in booked.items():    # a bet settled after its round (a zero's half back): its round
+                if bet_id in open_bets and open_bets[bet_id]["round_id"] in placed_in:
+                    result_of["round"] = placed_in[open_bets[bet_id]["round_id"]]
             ctx.emit("settlement", {"bets": booked, "partial": True})
         result = {"round": ctx.row["round_no"], "phase": ctx.row["phase"]}
     mine = open_bets.get(event.bet) if event.bet else None

@@ -20,7 +20,9 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from tapete.core.errors import TapeteError
+from tapete.i18n import money
 from tapete.server.http.fanout import drain
+from tapete.server.http.web import rules_panel
 from tapete.server.tables.adapters import adapter_for
 
 if TYPE_CHECKING:
@@ -132,12 +134,16 @@ def mount(app: FastAPI, server: Server) -> None:
         lang = language(request)
         name = game.name_en if lang == "en" else game.name_es
         info = game.info()
+        panel = rules_panel.build(game, spec.jurisdiction, spec, server.layout(table_id), strings(lang),
+                                  lambda cents: money(lang, cents))
         page = {"page": role, "table": summary, "family": family(spec.game), "layout": server.layout(table_id),
                 "kinds": info["kinds"], "verbs": info["verbs"], "outcome_names": list(game.outcome_names),
                 "uses_shoe": game.uses_shoe, "wheel": wheel_order(spec.game), "payouts": payouts(game, spec.jurisdiction),
+                "spot_pays": rules_panel.spot_pays(game, spec.jurisdiction),
                 "bet_fields": sorted(game.extra_bet_fields),
                 "places": int(spec.table.get("boxes") or spec.seats or boxes_of(game, spec.jurisdiction) or 7)}   # boxes or seats
-        return render(request, template, f"{summary['name']} · {name}", page, table=summary, game_name=name)
+        return render(request, template, f"{summary['name']} · {name}", page, table=summary, game_name=name,
+                      rules=panel if role == "table" else None)
 
     @app.get("/", include_in_schema=False)
     def lobby(request: Request) -> Response:

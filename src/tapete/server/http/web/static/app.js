@@ -83,6 +83,13 @@ export function when(value) {
   return new Intl.DateTimeFormat(LOCALE, { dateStyle: "short", timeStyle: "medium" }).format(d);
 }
 
+/** A count with its word in the page language's plural form: plural("seconds_left", 1) -> "1 segundo"
+ * (keys KEY_one, KEY_other, … after Intl.PluralRules; KEY itself where the language has no such key). */
+export function plural(key, n) {
+  const form = new Intl.PluralRules(LOCALE).select(n);
+  return `${n} ${T[`${key}_${form}`] ?? T[`${key}_other`] ?? t(key)}`;
+}
+
 /** A catalog sentence with its {placeholders} filled. */
 export function say(key, params = {}) {
   return t(key).replace(/\{(\w+)\}/g, (m, k) => (params[k] === undefined ? m : String(params[k])));
@@ -230,14 +237,22 @@ export function card(text) {
   const suit = text.slice(-1);
   const sym = { S: "♠", H: "♥", D: "♦", C: "♣" }[suit];
   const rank = sym ? text.slice(0, -1).replace("T", "10") : text;
-  return el("span", { class: `pcard ${suit === "H" || suit === "D" ? "red" : ""}`, role: "img", "aria-label": text },
+  return el("span", { class: `pcard ${suit === "H" || suit === "D" ? "red" : ""}`, role: "img", "aria-label": cardText(text) },
     rank, sym ?? "");
+}
+
+/** A card as text for a sentence: "QH" -> "Q♥", "TD" -> "10♦" (never the engine's code). */
+export function cardText(text) {
+  const sym = { S: "♠", H: "♥", D: "♦", C: "♣" }[String(text).slice(-1)];
+  return sym ? `${String(text).slice(0, -1).replace("T", "10")}${sym}` : String(text);
 }
 
 /** The engine's own narration of the coup: written in Spanish, so shown on the Spanish page only. */
 export function engineLog(node, lines, n = 5) {
   if (!node) return;
-  node.replaceChildren(...(page.lang === "es" ? (lines || []).slice(-n).map((l) => el("p", {}, l)) : []));
+  // its card codes ("TD", "8S") written as the cards are printed: 10♦, 8♠
+  const cards = (l) => String(l).replace(/\b(10|[2-9TJQKA])([SHDC])\b/g, (m) => cardText(m));
+  node.replaceChildren(...(page.lang === "es" ? (lines || []).slice(-n).map((l) => el("p", {}, cards(l))) : []));
 }
 
 /** A bet kind's help: the engine's description is "Spanish name: English explanation"; each page shows
@@ -245,8 +260,9 @@ export function engineLog(node, lines, n = 5) {
 export function kindHelp(info) {
   if (!info?.description) return "";
   const [head, ...rest] = info.description.split(": ");
-  const text = page.lang === "en" ? (rest.join(": ") || head) : head;
-  return `${text}${info.pays ? ` — ${t("pays")} ${info.pays}` : ""}`;
+  const text = T[`kind_${page.table?.game}_${info.kind}`] ?? T[`kind_${info.kind}`] ?? (page.lang === "en" ? (rest.join(": ") || head) : head);
+  const pays = page.spot_pays?.[info.kind] ?? (/^\d+:\d+$/.test(info.pays || "") ? info.pays : null);
+  return `${text}${pays ? ` — ${t("pays")} ${pays}` : ""}`;
 }
 
 export function verbText(verb) { return T[`verb_${verb}`] ?? verb; }
@@ -254,7 +270,7 @@ export function verbText(verb) { return T[`verb_${verb}`] ?? verb; }
 /** A bet kind's name: the catalog's own word (before the colon of the engine's description) on a page in a
  * language of Spain, the engine's kind id in English. */
 export function kindLabel(kind) {
-  const own = T[`kind_${page.table?.game}_${kind}`];      // the catalog's own name for this game's bet, where it has one
+  const own = T[`kind_${page.table?.game}_${kind}`] ?? T[`kind_${kind}`];   // this game's own name for the bet, else the kind's
   if (own) return own;
   const info = (page.kinds || []).find((k) => k.kind === kind);
   if (page.lang !== "en" && info?.description) {        // the catalogs' Spanish name, nearer than the English id

@@ -73,6 +73,20 @@ export function settlementLines(data, me) {
   return out;
 }
 
+/** Whether the record is the reader's own doing (a sentence in the second person). */
+function mine(rec, me) {
+  const d = rec.data || {};
+  return Boolean(me) && (rec.actor === me || d.player === me);
+}
+
+/** The reason of a void, as the players read it: a cause the catalogs name in words, the chief's own text
+ * otherwise; "" when the record carries none. */
+export function voidReason(d) {
+  const raw = d.reason ?? (typeof d.event?.void === "string" ? d.event.void : "");
+  if (!raw) return "";
+  return t(`void_cause_${raw}`) !== `void_cause_${raw}` ? t(`void_cause_${raw}`) : String(raw);
+}
+
 /** A record of the table's log as a sentence for `role` ("player" or "staff"); null for records not shown. */
 export function feedLine(rec, me, role = "player") {
   const d = rec.data || {};
@@ -96,18 +110,27 @@ export function feedLine(rec, me, role = "player") {
       return role === "staff" ? say("feed_outcome_staff", { value: outcomeText(ev) }) : t("feed_outcome");
     case "confirm": return t("feed_confirm");
     case "correct": return say("feed_correct", { value: outcomeText(ev) });
-    case "void": return t("feed_void");
+    case "void": {
+      // the chief's reason, where the record carries it (a cause the catalog names is said in words)
+      const reason = voidReason(d);
+      return reason ? say("feed_void_reason", { reason }) : t("feed_void");
+    }
+    case "hand-back": return t("feed_hand_back");
     case "deal": return t("feed_deal");
     case "acting": return t("feed_acting");
     case "no-outcome": return t("feed_no_coup");
     case "limits-in-force": return t("feed_limits");
     case "recovered": return t("feed_recovered");
     case "shoe": return t(d.event === "end" ? "feed_shoe_end" : "feed_shoe_new");
-    case "sit": return say("feed_sit", { who: who(rec, me), seat: d.seat });
-    case "leave": return say("feed_leave", { who: who(rec, me), seat: d.seat });
+    case "sit": return say(mine(rec, me) ? "feed_sit_you" : "feed_sit", { who: who(rec, me), seat: d.seat });
+    case "leave": return say(mine(rec, me) ? "feed_leave_you" : "feed_leave", { who: who(rec, me), seat: d.seat });
     case "settlement": {
       const mine = settlementLines(d, me);
       const total = mine.length > 1 ? mine.at(-1 - (d.house?.rake ?? d.house?.commission ? 1 : 0)) : mine[0];
+      const own = Object.values(d.bets || {}).filter((b) => b.player === me);
+      if (own.length && own.every((b) => b.status === "void")) {
+        return say("feed_settled_void_you", { round: d.round ?? "", amount: money(own.reduce((a, b) => a + (b.returned ?? 0), 0)) });
+      }
       return total ? say("feed_settled_you", { round: d.round ?? "", text: total.text }) : say("feed_settled", { round: d.round ?? "" });
     }
     default: return null;

@@ -1,6 +1,6 @@
 // The lobby: tables by game, live over the public lobby stream (phase, countdown, free seats: nothing private),
 // for visitors as well as players.
-import { fillMoney, renderSession, t } from "./app.js";
+import { fillMoney, plural, renderSession, t } from "./app.js";
 
 fillMoney();
 const me = await renderSession();
@@ -16,7 +16,7 @@ function draw(id) {
   cell.dataset.phase = row.phase;
   cell.querySelector(".phase-text").textContent = t(`phase_${row.phase}`);
   const left = row.seconds_left ? Math.max(Math.round(row.seconds_left - (Date.now() - row.at) / 1000), 0) : 0;
-  cell.querySelector(".countdown").textContent = left ? ` · ${left} ${t("seconds_left")}` : "";
+  cell.querySelector(".countdown").textContent = left ? ` · ${plural("seconds_left", left)}` : "";
   const hours = cell.querySelector(".hours");
   if (row.open_now && hours) hours.remove();
   else if (!row.open_now && !hours) cell.append(Object.assign(document.createElement("span"), { className: "hours", textContent: ` · ${t("closed_now")}` }));

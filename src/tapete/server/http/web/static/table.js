@@ -1,8 +1,8 @@
 // A player's table: the common frame (phase, chips, decisions, my bets, results, live feed) around the
 // game family's own drawing (games/<family>.js). Everything shown comes from the API; every rule is the engine's.
 import {
-  api, attempt, chipRack, chipValues, el, fillMoney, kindLabel, money, page, phaseText, renderSession, say, session,
-  setBalance, stream, t, verbText,
+  api, attempt, cardText, chipRack, chipValues, el, fillMoney, kindLabel, money, page, phaseText, plural, renderSession, say,
+  session, setBalance, stream, t, verbText,
 } from "./app.js";
 import { feedLine, knowSeats, settlementLines, spotText } from "./feed.js";
 
@@ -64,7 +64,7 @@ function renderStatus() {
   document.getElementById("phase").textContent = phaseText(s.phase);
   document.getElementById("phase").dataset.phase = s.phase;
   document.getElementById("round").textContent = s.round;
-  document.getElementById("timer").textContent = s.seconds_left ? `· ${Math.round(s.seconds_left)} ${t("seconds_left")}` : "";
+  document.getElementById("timer").textContent = s.seconds_left ? `· ${plural("seconds_left", Math.round(s.seconds_left))}` : "";
 }
 
 function renderHistory() {
@@ -124,12 +124,30 @@ function betName(id) {
   return `${kindLabel(b.kind)}${spotText(b.on)}${box ? ` · ${t("box")} ${box}` : ""}`;
 }
 
-async function hint(bet) {
-  const out = await attempt(() => api(`/api/tables/${tableId}/hint?bet=${encodeURIComponent(bet)}`));
-  if (out) {
-    document.getElementById("hint").replaceChildren(el("p", { class: "hint-text", "data-advice": out.advice },
-      `${t("hint_says")}: `, el("strong", {}, verbText(out.advice)), ` (${out.cards.join(" ")} / ${out.dealer})`));
+let hinted = null;     // the bet whose strategy hint is on show: asked again after each card, gone when nothing is due
+
+async function hint(bet, quiet = false) {
+  hinted = bet;
+  let out;
+  try {
+    out = await api(`/api/tables/${tableId}/hint?bet=${encodeURIComponent(bet)}`);
+  } catch (err) {
+    if (!quiet) await attempt(() => Promise.reject(err));
+    hinted = null;
+    document.getElementById("hint").replaceChildren();
+    return;
   }
+  document.getElementById("hint").replaceChildren(el("p", { class: "hint-text", "data-advice": out.advice },
+    `${t("hint_says")}: `, el("strong", {}, verbText(out.advice)),
+    ` (${out.cards.map(cardText).join(" ")} / ${cardText(out.dealer)})`));
+}
+
+/** The hint follows the hand: asked again when the bet still has a decision due, cleared otherwise. */
+function refreshHint() {
+  if (!hinted) return;
+  const due = ctx.actions.decisions.some((d) => d.mine && d.bet === hinted);
+  if (due) hint(hinted, true);
+  else { hinted = null; document.getElementById("hint").replaceChildren(); }
 }
 
 function onRecord(rec) {
@@ -142,11 +160,20 @@ function onRecord(rec) {
     const lines = settlementLines(rec.data, ctx.me.user);
     if (lines.length) {
       document.getElementById("last-result").replaceChildren(el("div", { class: "result" },
-        el("h3", {}, say("result_of_round", { round: rec.data.round ?? "" })),
+        el("h3", {}, resultTitle(rec.data)),
         el("ul", { class: "plain settle-lines" }, ...lines.map((l) => el("li", { "data-net": l.net, class: l.net > 0 ? "won" : l.net < 0 ? "lost" : "push" }, l.text)))));
     }
   }
   schedule();
+}
+
+/** The heading of a settlement: its round, or, for a bet settled later than its round (the half back of a
+ * zero's simple chance, taken during the next round), the round the bet was placed in. */
+function resultTitle(data) {
+  const rounds = [...new Set(Object.values(data?.bets || {}).filter((b) => b.player === ctx.me?.user)
+    .map((b) => b.round).filter((r) => r !== undefined && r !== null))];
+  if (data?.partial && rounds.length === 1 && rounds[0] !== data.round) return say("result_of_bet_round", { round: rounds[0] });
+  return say("result_of_round", { round: data?.round ?? "" });
 }
 
 let timer = null;
@@ -170,6 +197,7 @@ async function refresh() {
   renderHistory();
   renderMyBets();
   renderDecisions();
+  refreshHint();
   family.update(ctx);
   document.body.dataset.ready = "1";
 }

@@ -7,16 +7,26 @@ const NUMBERS = [4, 5, 6, 8, 9, 10];
 const COME_ROW = ["come", "dont-come", "field", "big-6", "big-8"];
 const ONE_ROLL = ["any-seven", "eleven", "any-craps", "craps-2", "craps-3", "craps-12", "horn", "under-7", "over-7"];
 
+/** What a spot pays, as the rules say it (the server reads it from `tapete rules craps`): "9:5". */
+function paysOf(ctx, kind, on) {
+  const pays = ctx.page.spot_pays || {};
+  return (on ? pays[`${kind}|${on.join("-")}`] : null) ?? pays[kind] ?? "";
+}
+
 function spots(ctx, kinds, filter) {
-  return kinds.filter(filter).flatMap((k) => (k.targets?.length ? k.targets : [null]).map((on) => spotButton(ctx, {
-    kind: k.kind, on, label: `${kindLabel(k.kind)}${on ? ` ${on.join("-")}` : ""}`, text: `${kindLabel(k.kind)}${on ? ` ${on.join("-")}` : ""}`,
-    cls: `craps ${k.kind}` })));
+  return kinds.filter(filter).flatMap((k) => (k.targets?.length ? k.targets : [null]).map((on) => {
+    const name = `${kindLabel(k.kind)}${on ? ` ${on.join("-")}` : ""}`;
+    const pays = paysOf(ctx, k.kind, on);
+    const b = spotButton(ctx, { kind: k.kind, on, label: pays ? `${name} — ${t("pays")} ${pays}` : name, text: name, cls: `craps ${k.kind}` });
+    if (pays) b.querySelector(".spot-text").after(" ", el("small", { class: "pays" }, pays));
+    return b;
+  }));
 }
 
 export function init(node, ctx) {
   root = node;
   const kinds = ctx.page.layout;
-  const numbers = el("div", { class: "numbers", role: "group", "aria-label": "place" }, NUMBERS.map((n) => el("div", { class: "number-box", "data-number": n },
+  const numbers = el("div", { class: "numbers", role: "group", "aria-label": `${kindLabel("place")} · ${kindLabel("place-to-lose")}` }, NUMBERS.map((n) => el("div", { class: "number-box", "data-number": n },
     el("div", { class: "puck-slot" }), el("strong", {}, String(n)),
     ...spots(ctx, kinds, (k) => (k.kind === "place" || k.kind === "place-to-lose") && k.targets?.[0]?.[0] === n)
       .map((b) => { b.querySelector(".spot-text").textContent = kindLabel(b.dataset.kind); return b; }))));
@@ -66,7 +76,8 @@ export function update(ctx) {
     const base = (st.bets || []).find((b) => b.id === on[0]);
     const point = base?.number ?? st.point;
     const what = `${t("odds_on")} ${base ? kindLabel(base.kind) : t("your_bet")}${point ? ` · ${t("point")} ${point}` : ""}`;
-    return spotButton(ctx, { kind: "odds", on, label: what, text: what, cls: "craps odds" });
+    const pays = point ? paysOf(ctx, "odds", [point]) : "";
+    return spotButton(ctx, { kind: "odds", on, label: pays ? `${what} — ${t("pays")} ${pays}` : what, text: what, cls: "craps odds" });
   }));
   if (keep) oddsBox.querySelector(`[data-on="${keep}"]`)?.focus();
   markSpots(root, ctx);
