@@ -250,3 +250,62 @@ def test_a_killed_node_s_tables_are_taken_over_within_the_setting(two_nodes: Any
     assert not any(p.errors for p in players), [p.errors for p in players]
     assert health(b.base)["cluster"]["moves"]["recovered"] >= 2     # a's tables, recovered as `recovery` says
     check_books(url, players)
+
+
+# -- the casino file's [cluster], as `tapete config check` and `tapete serve --node` read it ------------------
+CLUSTER_FILE = """
+[casino]
+name = "Casino de prueba"
+jurisdiction = "ES"
+
+[[tables]]
+id = "ruleta-1"
+game = "roulette-french"
+table = {{ minimum = 100 }}
+
+[cluster]
+takeover_s = {takeover}
+
+[[cluster.nodes]]
+name = "a"
+id = 1
+address = "http://10.0.0.1:8000"
+
+[[cluster.nodes]]
+name = "b"
+id = {second_id}
+address = "http://10.0.0.2:8000"
+"""
+
+
+def config_check(tmp_path: Path, text: str) -> tuple[int, list[str]]:
+    from typer.testing import CliRunner
+
+    from tapete.cli import app
+
+    path = tmp_path / "casino.toml"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(app, ["config", "check", str(path)])
+    return result.exit_code, result.output.strip().splitlines()
+
+
+def test_config_check_reads_the_cluster(tmp_path: Path) -> None:
+    code, lines = config_check(tmp_path, CLUSTER_FILE.format(takeover=10, second_id=2))
+    assert code == 0, lines
+    code, lines = config_check(tmp_path, CLUSTER_FILE.format(takeover=1, second_id=2))
+    assert code == 2 and any("cluster.takeover_s" in line and "at least 3" in line for line in lines), lines
+    code, lines = config_check(tmp_path, CLUSTER_FILE.format(takeover=10, second_id=1))
+    assert code == 2 and any("id must be unique" in line for line in lines), lines
+
+
+def test_serve_refuses_a_node_the_file_does_not_name(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from tapete.cli import app
+
+    path = tmp_path / "casino.toml"
+    path.write_text(CLUSTER_FILE.format(takeover=10, second_id=2), encoding="utf-8")
+    result = CliRunner().invoke(app, ["serve", "--config", str(path), "--port", "0", "--node", "z"])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        "error bad-option: --node z: not a node of the casino file's [cluster] (a, b)"], result.output
