@@ -41,13 +41,15 @@ def spread_tables(nodes: list[str], per_node: int = 2) -> list[str]:
     return [t for n in nodes for t in chosen[n]]
 
 
-def cluster_config(path: Path, tables: list[dict[str, Any]], nodes: dict[str, int], takeover_s: float = TAKEOVER_S,
-                   host: str = "127.0.0.1") -> Path:
+def cluster_config(path: Path, tables: list[dict[str, Any]], nodes: dict[str, Any], takeover_s: float = TAKEOVER_S,
+                   front: str = "127.0.0.1") -> Path:
+    """The casino file of a cluster: `nodes` name -> a port on loopback, or 'host:port'; `front`: the proxy."""
     write_config(path, tables, PLAYERS)
     lines = ["", "[cluster]", f"takeover_s = {takeover_s}"]
-    for i, (name, port) in enumerate(nodes.items(), start=1):
-        lines += ["[[cluster.nodes]]", f'name = "{name}"', f"id = {i}", f'address = "http://{host}:{port}"']
-    text = path.read_text(encoding="utf-8").replace("[security]\n", "[security]\ntrusted_proxies = [\"127.0.0.1\"]\n", 1)
+    for i, (name, where) in enumerate(nodes.items(), start=1):
+        address = where if isinstance(where, str) else f"127.0.0.1:{where}"
+        lines += ["[[cluster.nodes]]", f'name = "{name}"', f"id = {i}", f'address = "http://{address}"']
+    text = path.read_text(encoding="utf-8").replace("[security]\n", f'[security]\ntrusted_proxies = ["{front}"]\n', 1)
     path.write_text(text + "\n".join(lines) + "\n", encoding="utf-8")
     return path
 
@@ -77,8 +79,10 @@ class Player(threading.Thread):
     """Bets on its table through `base[0]` until told to stop; a failed request is sent again with the same
     key and body, so the player learns the outcome of every request it sent."""
 
-    def __init__(self, name: str, table: str, base: list[str], stop: threading.Event) -> None:
+    def __init__(self, name: str, table: str, base: list[str], stop: threading.Event, timeout: float = 20.0) -> None:
         super().__init__(daemon=True)
+        self.timeout = timeout
+        self.accepted_at: list[float] = []           # when each accepted answer came (monotonic)
         self.name_, self.table, self.base, self.stop_ = name, table, base, stop
         self.known: dict[tuple[str, str], int] = {}     # (table, bet id) -> amount, as the server answered
         self.errors: list[str] = []
@@ -86,7 +90,7 @@ class Player(threading.Thread):
         self.owners: set[str] = set()
 
     def run(self) -> None:
-        client = httpx.Client(timeout=httpx.Timeout(20.0, connect=2.0))
+        client = httpx.Client(timeout=httpx.Timeout(self.timeout, connect=2.0))
         token: str | None = None
         pending: tuple[str, dict[str, Any]] | None = None
         n = 0
@@ -110,6 +114,7 @@ class Player(threading.Thread):
                 for b in r.json()["bets"]:
                     self.known[(self.table, b["id"])] = b["amount"]
                 self.owners.add(r.headers.get("x-tapete-owner", "here"))
+                self.accepted_at.append(time.monotonic())
                 self.sent += 1
                 pending = None
             elif r.status_code in (409, 502, 503):     # between rounds, or the table changing hands: the same again

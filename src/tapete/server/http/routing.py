@@ -108,7 +108,8 @@ class Router:
         import httpx
 
         if self._client is None:
-            self._client = httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=1.0),
+            # an owner that does not answer within the takeover time is presumed gone (a keyed request is retried)
+            self._client = httpx.AsyncClient(timeout=httpx.Timeout(self.takeover_s, connect=1.0),
                                              limits=httpx.Limits(max_keepalive_connections=64))
         headers = [(k, v) for k, v in scope["headers"] if k.lower() not in HOP]
         keyed = any(k.lower() == b"idempotency-key" for k, _ in headers)
@@ -130,7 +131,7 @@ class Router:
                                                          headers=headers, content=body)
                     answer = await self._client.send(request)
                     content = await answer.aread()
-                except httpx.ConnectError:
+                except (httpx.ConnectError, httpx.ConnectTimeout):
                     pass                      # never reached the owner: looked up again and sent again
                 except httpx.HTTPError:
                     if not keyed:             # it may have been written: only a keyed request is sent again

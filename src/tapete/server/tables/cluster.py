@@ -120,7 +120,8 @@ class ClusterOwnership:
                                keepalives_count=2, tcp_user_timeout=int(idle * 1000 + 2000), connect_timeout=5,
                                application_name=f"tapete-owner-{self.me.name}",
                                options=f"-c tcp_keepalives_idle={idle} -c tcp_keepalives_interval=1 "
-                                       f"-c tcp_keepalives_count=2 -c statement_timeout={int(idle * 1000 + 2000)}")
+                                       f"-c tcp_keepalives_count=2 -c tcp_user_timeout={int(idle * 1000 + 2000)} "
+                                       f"-c statement_timeout={int(idle * 1000 + 2000)}")
 
     def _loop(self) -> None:
         while not self._stop.is_set():
