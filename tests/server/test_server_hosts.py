@@ -29,7 +29,9 @@ from .test_server_routed import TAKEOVER_S, Player, check_books, cluster_config,
 
 WHY_NOT = available() or (None if Path(HAPROXY).exists() else "haproxy is not installed (make deps installs Debian's)") \
     or (None if _pg_bin() else "PostgreSQL server binaries not found (make deps installs them)")
-pytestmark = pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")
+# over a minute on the shared 2-core machine: `make bench` runs it (benchmarks/bench_routed.py), its figures in
+# benchmarks/RESULTS.md; `pytest -m slow tests/server/test_server_hosts.py` runs it alone
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")]
 PORT = 8000
 
 
