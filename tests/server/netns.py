@@ -9,6 +9,7 @@ Needs root and `ip` (iproute2); `available()` says why not."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -97,10 +98,8 @@ class Topology:
         done = subprocess.run([IP, "netns", "pids", self.names[host]], capture_output=True, text=True)
         pids = [int(p) for p in done.stdout.split()]
         for pid in pids:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         return len(pids)
 
     def close(self) -> None:

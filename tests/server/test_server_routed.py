@@ -314,3 +314,19 @@ def test_serve_refuses_a_node_the_file_does_not_name(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
         "error bad-option: --node z: not a node of the casino file's [cluster] (a, b)"], result.output
+
+
+def test_a_cluster_node_needs_postgresql_and_every_process_a_node(tmp_path: Path) -> None:
+    """A process of a casino whose file names its nodes is one of them (else it would own tables unseen by the
+    others); a node on SQLite is refused (one writer per database: nothing to route)."""
+    import tomllib
+
+    from tapete.core.errors import TapeteError
+    from tapete.server.config import CasinoConfig, validate
+    from tapete.server.http.app import create_app
+
+    config = validate(CasinoConfig.model_validate(tomllib.loads(CLUSTER_FILE.format(takeover=10, second_id=2))))
+    with pytest.raises(TapeteError, match="start each process with --node NAME"):
+        create_app(config, "postgresql://tapete@127.0.0.1:9/casino")
+    with pytest.raises(TapeteError, match="needs PostgreSQL"):
+        create_app(config, f"sqlite:///{tmp_path / 'casino.db'}", node="a")

@@ -110,6 +110,9 @@ class Server:
         self.auth = Auth(self.db, config.security)
         self.ownership: Ownership | ClusterOwnership = Ownership(self.db, [t.id for t in config.tables],
                                                                  on_acquire=self._acquire)
+        if node is None and config.cluster.nodes and not self.db.is_sqlite:
+            raise TapeteError("bad-option", "the casino file names the cluster's nodes "
+                              f"({', '.join(n.name for n in config.cluster.nodes)}): start each process with --node NAME")
         if node is not None:       # a named node of a cluster: tables owned one node each, writes routed (cluster.py)
             if self.db.is_sqlite:
                 raise TapeteError("bad-option", f"--node {node}: a cluster of nodes needs PostgreSQL (--database)")
