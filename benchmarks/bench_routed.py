@@ -161,7 +161,8 @@ def lost_host() -> dict[str, Any]:
     found = re.search(r"hosts: (\d+) bets; host \S+ lost: .*? after ([\d.]+) s, every table taking bets again after "
                       r"([\d.]+) s \(takeover_s ([\d.]+)\)", out)
     skipped = re.search(r"SKIPPED.*?: (.*)", out)
-    verdict = "passed" if done.returncode == 0 else ("skipped: " + skipped.group(1) if skipped else "FAILED")
+    why = next((line[1:].strip() for line in out.splitlines() if line.startswith("E ") and "Error" in line), "")
+    verdict = "passed" if done.returncode == 0 else ("skipped: " + skipped.group(1) if skipped else f"FAILED: {why}"[:160])
     return {"processes": "2 hosts (netns)", "offered bets/s": "8 players", "accepted bets/s": found.group(1) + " bets" if found else "",
             "taken over s": found.group(2) if found else "", "served again s": found.group(3) if found else "",
             "takeover_s": found.group(4) if found else "", "verdict": verdict,
