@@ -169,9 +169,18 @@ def lost_host() -> dict[str, Any]:
             "seconds": round(time.monotonic() - start), "load avg": load}
 
 
+def busiest() -> str:
+    """What else runs here: the commands using the most CPU as the run starts (ps), for the record."""
+    done = subprocess.run(["ps", "-eo", "pcpu=,comm=", "--sort=-pcpu"], capture_output=True, text=True)
+    top = [" ".join(line.split()[1:]) + f" {line.split()[0]}%" for line in done.stdout.splitlines()[:8] if line.split()]
+    return ", ".join(top)
+
+
 def run(duration: float = DURATION, only: tuple[int, ...] = (1, 2, 3), rates: tuple[int, ...] = RATES,
         hosts: bool = True) -> list[dict[str, Any]]:
     global NOTE
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    others = busiest()
     rows: list[dict[str, Any]] = []
     if not Path(HAPROXY).exists():
         rows.append({"processes": "-", "accepted bets/s": "skipped: haproxy is not installed (make deps)"})
@@ -191,7 +200,8 @@ def run(duration: float = DURATION, only: tuple[int, ...] = (1, 2, 3), rates: tu
             "The last row: tests/server/test_server_hosts.py (namespaces: PostgreSQL's host, two server hosts, the "
             "front; one server host's link cut, then its processes killed, under load): when the survivor owned "
             "every table, and when every table had taken a bet again, after the fault. Measured on the shared "
-            "2-core machine: read the load average beside each row.")
+            "2-core machine: read the load average beside each row. "
+            f"Run {started}; the busiest processes as it started: {others}.")
     return rows
 
 

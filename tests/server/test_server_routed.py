@@ -193,33 +193,64 @@ def two_nodes(postgres: Any, tmp_path: Path) -> Any:
             node.stop()
 
 
-def test_a_bet_to_the_non_owner_is_forwarded_once_and_written_by_the_owner(two_nodes: Any) -> None:
-    url, tables, nodes = two_nodes
-    table = next(t for t in tables if preferred(t, ["a", "b"]) == "a")
-    b = nodes["b"]
-    ana = login(b.base, "p0")
-    assert health(b.base)["cluster"]["routed"]["forwarded"] == 0
-    key = uuid.uuid4().hex
-    body = {"bets": [{"kind": "dozen", "on": [1], "amount": 300}]}
-    for _ in range(200):                                   # the table's clock may be between rounds
-        r = httpx.post(f"{b.base}/api/tables/{table}/bets", json=body, headers={**ana, "Idempotency-Key": key}, timeout=10)
-        if r.status_code != 409:
-            break
-        time.sleep(0.05)
-    assert r.status_code == 200, r.text
-    assert r.headers["x-tapete-owner"] == "a"
-    bet_id = r.json()["bets"][0]["id"]
-    again = httpx.post(f"{b.base}/api/tables/{table}/bets", json=body, headers={**ana, "Idempotency-Key": key}, timeout=10)
-    assert again.status_code == 200 and again.json()["bets"][0]["id"] == bet_id       # the replay: the same bet
-    assert health(b.base)["cluster"]["routed"]["forwarded"] == 2
-    assert health(nodes["a"].base)["cluster"]["routed"]["received"] == 2
-    assert table not in health(b.base)["owned_tables"]           # never written on b: b did not own it
-    engine = create_engine(normalise_url(url))
+def test_a_bet_to_the_non_owner_is_forwarded_once_and_written_by_the_owner(postgres: Any, tmp_path: Path) -> None:
+    """Croupier tables (open until the croupier closes them), one owned by each node. A bet sent to b for a's table
+    is forwarded to a, written there (the answer says X-Tapete-Owner: a), its replay answered with the same bet, b
+    writing nothing; then, the table's writes reaching b and none a, the table moves to b (ownership follows the
+    writes: the front decides where tables live)."""
+    url = postgres.create_database()
+    tables = spread_tables(["a", "b"], per_node=1)
+    specs = [{"id": t, "game": "roulette-french", "jurisdiction": "ES", "auto": False, "table": {"minimum": 100}}
+             for t in tables]
+    ports = {"a": free_port(), "b": free_port()}
+    config = cluster_config(tmp_path / "casino.toml", specs, ports)
+    nodes = {n: ServerProcess(config, url, port=p, args=["--node", n]) for n, p in ports.items()}
     try:
-        with engine.connect() as conn:
-            assert conn.execute(select(func.count()).select_from(bets).where(bets.c.bet_id == bet_id)).scalar_one() == 1
+        for node in nodes.values():
+            node.start()
+        want = {t: preferred(t, ["a", "b"]) for t in tables}
+        wait_for(lambda: all(health(n.base)["cluster"]["owners"] == want for n in nodes.values()), what="one table each")
+        a, b = nodes["a"], nodes["b"]
+        table = next(t for t in tables if want[t] == "a")
+        croupier = login(a.base, "croupier")
+        opened = httpx.post(f"{a.base}/api/tables/{table}/open", json={}, headers={**croupier, "Idempotency-Key": "o1"})
+        assert opened.status_code == 200, opened.text
+        player = login(b.base, "p0")
+        key, body = uuid.uuid4().hex, {"bets": [{"kind": "dozen", "on": [1], "amount": 300}]}
+        r = httpx.post(f"{b.base}/api/tables/{table}/bets", json=body, headers={**player, "Idempotency-Key": key}, timeout=10)
+        assert r.status_code == 200, r.text
+        assert r.headers["x-tapete-owner"] == "a"                 # written by the owner, relayed by b
+        bet_id = r.json()["bets"][0]["id"]
+        again = httpx.post(f"{b.base}/api/tables/{table}/bets", json=body, headers={**player, "Idempotency-Key": key}, timeout=10)
+        assert again.status_code == 200 and again.json()["bets"][0]["id"] == bet_id       # the replay: the same bet
+        assert again.headers["x-tapete-owner"] == "a"
+        assert health(b.base)["cluster"]["routed"]["forwarded"] == 2
+        assert health(a.base)["cluster"]["routed"]["received"] == 2
+        engine = create_engine(normalise_url(url))
+        try:
+            with engine.connect() as conn:
+                assert conn.execute(select(func.count()).select_from(bets).where(
+                    bets.c.table_id == table, bets.c.bet_id == bet_id)).scalar_one() == 1
+        finally:
+            engine.dispose()
+        placed = 1
+        released, recovered = health(a.base)["cluster"]["moves"]["released"], health(b.base)["cluster"]["moves"]["recovered"]
+
+        def keep_betting_on_b() -> bool:          # the table's writes keep reaching b (as the front would send them)
+            nonlocal placed
+            more = httpx.post(f"{b.base}/api/tables/{table}/bets", json=body,
+                              headers={**player, "Idempotency-Key": uuid.uuid4().hex}, timeout=10)
+            assert more.status_code == 200, more.text
+            placed += 1
+            return "x-tapete-owner" not in more.headers and health(b.base)["cluster"]["owners"][table] == "b"
+
+        wait_for(keep_betting_on_b, what="the table to follow its writes to b")       # written on b, its owner now
+        assert health(a.base)["cluster"]["moves"]["released"] == released + 1
+        assert health(b.base)["cluster"]["moves"]["recovered"] == recovered      # handed over as it stood, not recovered
+        assert httpx.get(f"{b.base}/api/me", headers=player).json()["balance"] == PLAYERS["p0"] - 300 * placed
     finally:
-        engine.dispose()
+        for node in nodes.values():
+            node.stop()
 
 
 def test_a_killed_node_s_tables_are_taken_over_within_the_setting(two_nodes: Any) -> None:

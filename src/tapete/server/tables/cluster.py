@@ -10,8 +10,8 @@ pass. A node that dies (SIGKILL, a host lost) closes that connection — or its 
 Which node takes a free table, in order:
   1. a node that receives the table's requests from the front (its *demand*: a write reached it directly,
      not forwarded) takes it at once — the front's consistent hash on the table id decides where tables live;
-  2. otherwise the live node the rendezvous hash of the table id prefers takes it at once (tables spread
-     without a front);
+  2. otherwise the live node the rendezvous hash of the table id prefers takes it on its next pass (tables
+     spread without a front);
   3. otherwise any node takes a table free for GRACE_PASSES passes (someone must drive its clock).
 A table moves while its owner lives only when another node keeps forwarding its writes (the front sends them
 there) and the owner has had none of its own for QUIET_S: the owner lets go, the other takes it on its next
@@ -170,7 +170,9 @@ class ClusterOwnership:
             free_since = self._free_since.setdefault(t, now)
             demand = now - self._direct.get(t, -1e9) < QUIET_S
             grace = now - free_since >= GRACE_PASSES * self.interval
-            if (demand or preferred(t, self.live) == self.me.name or grace) and self._lock(LOCK_CLASS, self.keys[t]):
+            # the rendezvous choice waits one pass: a node the front sends the table's writes to takes it first
+            mine = preferred(t, self.live) == self.me.name and now - free_since >= 0.9 * self.interval
+            if (demand or mine or grace) and self._lock(LOCK_CLASS, self.keys[t]):
                 before = previous.get(t)
                 graceful = before is not None and before != self.me.name and before in self.live
                 self._free_since.pop(t, None)
