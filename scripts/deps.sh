@@ -2,16 +2,18 @@
 # `make deps`: the system packages the tests need — PostgreSQL's server (the server tests start a throw-away
 # cluster with its initdb), Debian's Chromium (the browser tests drive /usr/bin/chromium) and dieharder (the RNG
 # stream's test pipes `tapete rng stream` into it, tests/lab/test_rng_battery.py) and nginx (a round is played
-# through it, tests/server/test_server_proxy.py) — and only those
+# through it, tests/server/test_server_proxy.py) and haproxy (two nodes behind it, tests/server/test_server_haproxy.py)
+# — and only those
 # that are missing. Each is checked on its own; apt-get installs just the missing ones, without recommended
 # packages, and never names a package that is already installed (so nothing else is upgraded, beyond what a
 # new package strictly requires). It says what it is about to install before it does.
-# TAPETE_CHROMIUM, TAPETE_INITDB_GLOB, TAPETE_DIEHARDER and TAPETE_NGINX change the paths checked (tests/test_make.py uses them).
+# TAPETE_CHROMIUM, TAPETE_INITDB_GLOB, TAPETE_DIEHARDER, TAPETE_NGINX and TAPETE_HAPROXY change the paths checked (tests/test_make.py uses them).
 set -eu
 chromium=${TAPETE_CHROMIUM:-/usr/bin/chromium}
 initdb_glob=${TAPETE_INITDB_GLOB:-/usr/lib/postgresql/*/bin/initdb}
 dieharder=${TAPETE_DIEHARDER:-/usr/bin/dieharder}
 nginx=${TAPETE_NGINX:-/usr/sbin/nginx}
+haproxy=${TAPETE_HAPROXY:-/usr/sbin/haproxy}
 
 missing=""
 # shellcheck disable=SC2086  # the glob is meant to expand
@@ -19,9 +21,10 @@ if ! ls $initdb_glob >/dev/null 2>&1; then missing="postgresql"; fi
 if [ ! -x "$chromium" ]; then missing="${missing:+$missing }chromium"; fi
 if [ ! -x "$dieharder" ]; then missing="${missing:+$missing }dieharder"; fi
 if [ ! -x "$nginx" ]; then missing="${missing:+$missing }nginx"; fi
+if [ ! -x "$haproxy" ]; then missing="${missing:+$missing }haproxy"; fi
 
 if [ -z "$missing" ]; then
-  echo "make deps: PostgreSQL (initdb), Chromium ($chromium), dieharder ($dieharder) and nginx ($nginx) are installed; nothing to install."
+  echo "make deps: PostgreSQL (initdb), Chromium ($chromium), dieharder ($dieharder), nginx ($nginx) and haproxy ($haproxy) are installed; nothing to install."
   exit 0
 fi
 if ! command -v apt-get >/dev/null 2>&1; then

@@ -17,7 +17,7 @@ DEPS = ROOT / "scripts" / "deps.sh"
 
 
 def run_deps(tmp: Path, *, chromium: bool, postgres: bool, root: bool = True, dieharder: bool = True,
-             nginx: bool = True) -> tuple[str, list[str]]:
+             nginx: bool = True, haproxy: bool = True) -> tuple[str, list[str]]:
     """scripts/deps.sh with fake apt-get / sudo / id on PATH; returns its output and the commands it ran."""
     bin_ = tmp / "bin"
     bin_.mkdir()
@@ -47,7 +47,11 @@ def run_deps(tmp: Path, *, chromium: bool, postgres: bool, root: bool = True, di
     if nginx:
         proxy.write_text("#!/bin/sh\n")
         proxy.chmod(0o755)
-    env = {"PATH": str(bin_), "TAPETE_CHROMIUM": str(browser), "TAPETE_INITDB_GLOB": str(tmp / "postgresql/*/bin/initdb"),
+    balancer = tmp / "haproxy"
+    if haproxy:
+        balancer.write_text("#!/bin/sh\n")
+        balancer.chmod(0o755)
+    env = {"PATH": str(bin_), "TAPETE_HAPROXY": str(balancer), "TAPETE_CHROMIUM": str(browser), "TAPETE_INITDB_GLOB": str(tmp / "postgresql/*/bin/initdb"),
            "TAPETE_DIEHARDER": str(battery), "TAPETE_NGINX": str(proxy)}
     out = subprocess.run(["/bin/sh", str(DEPS)], env=env, capture_output=True, text=True, check=True)
     calls = log.read_text().splitlines() if log.exists() else []
@@ -76,6 +80,12 @@ def test_make_deps_installs_nginx_only_when_missing(tmp_path: Path) -> None:
     out, calls = run_deps(tmp_path, chromium=True, postgres=True, nginx=False)
     assert "about to install: nginx" in out
     assert calls == ["apt-get update -q", "apt-get install -y -q --no-install-recommends nginx"]
+
+
+def test_make_deps_installs_haproxy_only_when_missing(tmp_path: Path) -> None:
+    out, calls = run_deps(tmp_path, chromium=True, postgres=True, haproxy=False)
+    assert "about to install: haproxy" in out
+    assert calls == ["apt-get update -q", "apt-get install -y -q --no-install-recommends haproxy"]
 
 
 def test_make_deps_installs_dieharder_only_when_missing(tmp_path: Path) -> None:

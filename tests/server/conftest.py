@@ -214,8 +214,9 @@ def raw_request(port: int, head: bytes, chunks: list[bytes]) -> bytes:
 class ServerProcess:
     """`tapete serve` in a subprocess on 127.0.0.1 (for crash and scale-out tests)."""
 
-    def __init__(self, config_path: Path, url: str, port: int | None = None, log: Path | None = None) -> None:
-        self.config_path, self.url = config_path, url
+    def __init__(self, config_path: Path, url: str, port: int | None = None, log: Path | None = None,
+                 args: list[str] | None = None) -> None:
+        self.config_path, self.url, self.args = config_path, url, list(args or [])
         self.port = port or free_port()
         self.log = log or config_path.with_suffix(f".{self.port}.log")
         self.proc: subprocess.Popen[bytes] | None = None
@@ -231,7 +232,7 @@ class ServerProcess:
         with open(self.log, "ab") as fh:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "tapete.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                 "--config", str(self.config_path), "--log-level", "warning"], stdout=fh, stderr=subprocess.STDOUT, env=env)
+                 "--config", str(self.config_path), "--log-level", "warning", *self.args], stdout=fh, stderr=subprocess.STDOUT, env=env)
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if self.proc.poll() is not None:

@@ -24,6 +24,8 @@ def serve(
     config: Annotated[str | None, typer.Option("--config", "-c", help="casino TOML file (default: the demo casino)")] = None,
     database: Annotated[str | None, typer.Option(help="database URL (default: $TAPETE_DATABASE_URL or sqlite:///tapete.db)")] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
+    node: Annotated[str | None, typer.Option(envvar="TAPETE_NODE", help="this process's node of the casino file's "
+                                             "[cluster] (PostgreSQL): tables owned one node each, writes routed")] = None,
 ) -> None:
     """Run the table server: live tables, wallets, ledger, audit (FastAPI + uvicorn)."""
     import uvicorn
@@ -53,6 +55,8 @@ def serve(
                     typer.echo(f"error bad-config: --config {config}: {line}", err=True)
                 raise typer.Exit(2)
         casino = casino_config.load(config)
+        if node is not None:
+            casino.cluster.node(node)            # a node the casino file names, or one line saying which it has
         check_live_tables(casino)
         checked = open_database(database)
         checked.ensure_schema()                  # an older database is refused here, in one line (tapete db upgrade)
@@ -72,7 +76,10 @@ def serve(
     except TapeteError as exc:
         _error(exc.code, exc.message)
     port = sock.getsockname()[1]
-    app = create_app(casino, database)
+    try:
+        app = create_app(casino, database, node=node)
+    except TapeteError as exc:
+        _error(exc.code, exc.message)
     url = Database(database).url
     where = f"[{host}]" if ":" in host else host
     typer.echo(f"tapete: {casino.casino.name}, {len(casino.tables)} tables, database {url.split('@')[-1]}")

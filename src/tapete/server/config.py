@@ -105,6 +105,42 @@ class Security(Strict):
     max_connections: int = Field(0, ge=0)
 
 
+class ClusterNode(Strict):
+    """One server process of a routed casino: its name (`tapete serve --node NAME`), its id (the same number as
+    the HAProxy `server ... id N` line: the consistent-hash ring is built from it) and the address the other
+    processes forward its tables' writes to."""
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,31}$")
+    id: int = Field(ge=1, le=65535)
+    address: str = Field(pattern=r"^https?://[^/\s]+$")
+
+
+class Cluster(Strict):
+    """Several processes on one PostgreSQL (docs/scaling.md, "Tables owned, writes routed"): each table is
+    owned by one node at a time, the one HAProxy's consistent hash of the table id picks among the live nodes;
+    a write reaching another node is forwarded to the owner. `takeover_s`: a table whose owner dies is taken
+    over by another node within this many seconds (its ownership connection's keepalives and the nodes'
+    polling are derived from it)."""
+
+    takeover_s: float = Field(10.0, ge=3, le=120)
+    nodes: list[ClusterNode] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _unique(self) -> Cluster:
+        for what in ("name", "id", "address"):
+            values = [getattr(n, what) for n in self.nodes]
+            if len(values) != len(set(values)):
+                raise ValueError(f"cluster.nodes: each node's {what} must be unique")
+        return self
+
+    def node(self, name: str) -> ClusterNode:
+        for n in self.nodes:
+            if n.name == name:
+                return n
+        raise TapeteError("bad-option", f"--node {name}: not a node of the casino file's [cluster] "
+                          f"({', '.join(n.name for n in self.nodes) or 'none configured'})")
+
+
 class Casino(Strict):
     name: str = "tapete casino"
     jurisdiction: str = "ES"
@@ -115,6 +151,7 @@ class Casino(Strict):
 class CasinoConfig(Strict):
     casino: Casino = Field(default_factory=Casino)
     security: Security = Field(default_factory=Security)
+    cluster: Cluster = Field(default_factory=Cluster)
     tables: list[TableConfig] = Field(default_factory=list)
     users: list[UserConfig] = Field(default_factory=list)
 

@@ -51,11 +51,13 @@ from tapete.server.http.models import (
     UserIn,
     VoidIn,
 )
+from tapete.server.http.routing import Router
 from tapete.server.http.status import STATUS
 from tapete.server.money import cage, ledger
 from tapete.server.storage.db import Database, bets, casino_tables, ledger_tx, postings, rounds, users
 from tapete.server.storage.writers import BetWriters
 from tapete.server.tables import circle, privacy, visibility
+from tapete.server.tables.cluster import ClusterOwnership
 from tapete.server.tables.runtime import Broadcaster, Clock, Ownership
 from tapete.server.tables.service import TableService
 from tapete.server.tables.visibility import Viewer
@@ -98,13 +100,24 @@ WRITERS_PG = 3
 class Server:
     """One process of the casino: database, tables, sessions, streams, ownership and clock."""
 
-    def __init__(self, config: CasinoConfig, database_url: str | None = None) -> None:
+    def __init__(self, config: CasinoConfig, database_url: str | None = None, node: str | None = None) -> None:
         self.config = config
         self.db = Database(database_url)
+        self.node = node
+        self.router: Router | None = None
         self.broadcaster = Broadcaster(self.db)
         self.service = TableService(self.db, config, publish=self.broadcaster.publish_local)
         self.auth = Auth(self.db, config.security)
-        self.ownership = Ownership(self.db, [t.id for t in config.tables], on_acquire=self._acquire)
+        self.ownership: Ownership | ClusterOwnership = Ownership(self.db, [t.id for t in config.tables],
+                                                                 on_acquire=self._acquire)
+        if node is None and config.cluster.nodes and not self.db.is_sqlite:
+            raise TapeteError("bad-option", "the casino file names the cluster's nodes "
+                              f"({', '.join(n.name for n in config.cluster.nodes)}): start each process with --node NAME")
+        if node is not None:       # a named node of a cluster: tables owned one node each, writes routed (cluster.py)
+            if self.db.is_sqlite:
+                raise TapeteError("bad-option", f"--node {node}: a cluster of nodes needs PostgreSQL (--database)")
+            self.ownership = ClusterOwnership(self.db, [t.id for t in config.tables], config.cluster, node,
+                                              on_acquire=self._acquire)
         self.clock = Clock(self.service, self.ownership)
         self.aliases = privacy.Aliases(self.db)
         self.started = time.time()
@@ -146,9 +159,12 @@ class Server:
                 cage.deposit(self.db, u.username, u.chips, actor="config", memo="demo chips")
         circle.seat_configured(self.service)
 
-    def _acquire(self, table_id: str) -> None:
+    def _acquire(self, table_id: str, graceful: bool = False) -> None:
+        """This process now owns the table: its cached state is dropped; a table handed over by a live owner
+        resumes as it stands, one whose owner died (or any at start) is recovered as its `recovery` says."""
         self.service.forget(table_id)
-        self.service.recover(table_id)
+        if not graceful:
+            self.service.recover(table_id)
 
     async def start(self) -> None:
         import anyio.to_thread
@@ -171,8 +187,9 @@ class Server:
         self.db.dispose()
 
 
-def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: bool = True) -> FastAPI:
-    server = Server(config, database_url)
+def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: bool = True,
+               node: str | None = None) -> FastAPI:
+    server = Server(config, database_url, node)
     if not clock:
         server.clock.TICK = 3600.0   # tests that drive the phases themselves
 
@@ -183,6 +200,8 @@ def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: 
             yield
         finally:
             await server.stop()
+            if server.router is not None:
+                await server.router.close()
 
     app = App(title="tapete table server", version=tapete.__version__, lifespan=lifespan,
                   description="Live tables of the Spanish casino catalogs: bets, outcomes, settlement, ledger, audit.")
@@ -200,6 +219,8 @@ def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: 
 
     security.install(app, config.security)
     app.lane = BetLane(app, server, config.security.max_body_kib * 1024)   # ahead of it all (lane.py)
+    if isinstance(server.ownership, ClusterOwnership):
+        app.forwarder = server.router = Router(server, config.security.max_body_kib * 1024)  # ahead of the lane
     routes(app, server)
     from tapete.server.http.api_docs import install as install_api_docs
 

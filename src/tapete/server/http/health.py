@@ -125,4 +125,9 @@ class Health:
                "uptime_s": round(time.time() - server.started, 1), "owned_tables": sorted(server.ownership.owned),
                "tables": tables, "audit": check.document(), "log_heads": heads,
                "ledger_heads": lanes}
+        if server.router is not None:     # a cluster node (routing.py, tables/cluster.py)
+            own = server.ownership
+            doc["cluster"] = {"node": own.me.name, "live": list(own.live), "owners": dict(sorted(own.owners.items())),
+                              "routed": dict(server.router.counts), "moves": dict(own.moves),
+                              "takeover_s": server.config.cluster.takeover_s}
         return (503 if status == "down" else 200), doc

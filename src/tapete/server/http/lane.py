@@ -48,6 +48,7 @@ class App(FastAPI):
     """FastAPI with the bet lane in front of its whole middleware stack (create_app sets `lane`)."""
 
     lane: BetLane | None = None
+    forwarder: Any = None        # routing.Router on a cluster node: table writes it does not own go to the owner
     metrics: Any = None          # metrics.Metrics: every answer counted, the lane's included
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -57,6 +58,12 @@ class App(FastAPI):
         await self._dispatch(scope, receive, send)
 
     async def _dispatch(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if self.forwarder is not None and scope["type"] == "http":
+            await self.forwarder(scope, receive, send, self._here)
+            return
+        await self._here(scope, receive, send)
+
+    async def _here(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         lane = self.lane
         if lane is not None and scope["type"] == "http" and scope["method"] == "POST":
             await lane(scope, receive, send)

@@ -11,5 +11,6 @@ STATUS = {
     "wrong-phase": 409, "bet-closed": 409, "insufficient-funds": 409, "table-closed": 409, "table-full": 409,
     "wrong-source": 409, "shoe-exhausted": 409, "user-exists": 409, "out-of-turn": 409, "no-chance": 409,
     "too-many-attempts": 429, "busy": 503, "cross-origin": 403, "too-large": 413,
+    "table-moving": 503, "table-unowned": 503, "owner-lost": 502,      # a cluster's routed writes (routing.py)
 }
 STATUS.update(circle.STATUS)

@@ -230,6 +230,15 @@ SQLITE_POOL = (16, 8)          # pool_size, max_overflow
 _JSON = {"json_serializer": fastjson.dumps, "json_deserializer": fastjson.loads}
 
 
+# A host lost without closing its sockets (issue 33): PostgreSQL drops its sessions within ~5 s — a transaction
+# it held open (a table's row lock) is rolled back, so the node that takes the table over is not kept waiting —
+# and this side gives up on a dead server as fast.
+PG_KEEPALIVES = {"keepalives": 1, "keepalives_idle": 2, "keepalives_interval": 1, "keepalives_count": 3,
+                 "tcp_user_timeout": 5000,
+                 "options": "-c tcp_keepalives_idle=2 -c tcp_keepalives_interval=1 -c tcp_keepalives_count=3 "
+                            "-c tcp_user_timeout=5000"}
+
+
 class Database:
     """An engine plus the locking discipline of its dialect.
 
@@ -238,6 +247,7 @@ class Database:
     """
 
     def __init__(self, url: str | None = None, *, pool_size: int = SQLITE_POOL[0]) -> None:
+        """PostgreSQL: keepalives on both ends (PG_KEEPALIVES)."""
         self.url = normalise_url(database_url(url))
         self.is_sqlite = self.url.startswith("sqlite")
         if self.is_sqlite:
@@ -251,7 +261,8 @@ class Database:
             # No pool_pre_ping: it costs a round trip on every checkout, i.e. on every bet. A connection the
             # server dropped fails its transaction (rolled back, nothing written; the client retries with its
             # Idempotency-Key), and SQLAlchemy then invalidates the pool; pool_recycle retires idle ones.
-            self.engine = create_engine(self.url, pool_size=pool_size, max_overflow=16, pool_recycle=1800, **_JSON)
+            self.engine = create_engine(self.url, pool_size=pool_size, max_overflow=16, pool_recycle=1800,
+                                        connect_args=PG_KEEPALIVES, **_JSON)
         event.listen(self.engine, "before_cursor_execute", _count_statement)
         self.write_lock = threading.RLock()
 
