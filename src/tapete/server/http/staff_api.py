@@ -63,10 +63,12 @@ def install(app: FastAPI, server: Server) -> None:
         goes to the person at the cage and not to a login typed blind. The cashier and the inspector."""
         if not user.has("cashier", "inspector"):
             raise TapeteError("forbidden", "the players are looked up by the cashier and the inspector")
-        like = f"%{q.lower().replace('%', '').replace('_', '')}%"
+        needle = q.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")   # typed, not wildcards
+        like = f"%{needle}%"
         with db.read() as conn:
             found = conn.execute(select(users.c.username, users.c.display_name, users.c.roles)
-                                 .where(or_(func.lower(users.c.username).like(like), func.lower(users.c.display_name).like(like)))
+                                 .where(or_(func.lower(users.c.username).like(like, escape="\\"),
+                                            func.lower(users.c.display_name).like(like, escape="\\")))
                                  .order_by(users.c.username).limit(limit * 3)).mappings().all()
             out = []
             for r in found:

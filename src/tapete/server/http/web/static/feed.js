@@ -95,8 +95,9 @@ export function feedLine(rec, me, role = "player") {
       if (d.source === "rng") return say("feed_draw", { value: outcomeText(ev) });      // drawn: final at once
       return role === "staff" ? say("feed_outcome_staff", { value: outcomeText(ev) }) : t("feed_outcome");
     case "confirm": return t("feed_confirm");
-    case "correct": return say("feed_correct", { value: outcomeText(ev) });
-    case "void": return t("feed_void");
+    // the table chief's reason, when he gave one, is read out to everyone at the table (issue 30, item 7)
+    case "correct": return d.reason ? say("feed_correct_why", { value: outcomeText(ev), reason: d.reason }) : say("feed_correct", { value: outcomeText(ev) });
+    case "void": return typeof ev.void === "string" && ev.void ? say("feed_void_why", { reason: ev.void }) : t("feed_void");
     case "deal": return t("feed_deal");
     case "acting": return t("feed_acting");
     case "no-outcome": return t("feed_no_coup");
