@@ -140,8 +140,8 @@ def test_the_audit_log_folds_empty_rounds_filters_and_pages(make_casino: Any, sq
 ])
 def test_the_casino_file_checks_the_zone_and_the_hours(tmp_path: Any, section: str, value: dict[str, Any], says: str) -> None:
     import subprocess
-    from pathlib import Path
     import sys
+    from pathlib import Path
 
     casino = {"name": "x", **(value if section == "casino" else {})}
     table = {"id": "r", "game": "roulette-french", **(value if section == "table" else {})}
