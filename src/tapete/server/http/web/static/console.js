@@ -98,7 +98,7 @@ function renderAtRisk(openBets) {
 
 function showAnswer(out) {
   const box = $("preview");
-  if (out.preview) box.replaceChildren(el("p", { class: "to-confirm" }, t("preview")), settlementTable(out.preview.bets, out.preview.house));
+  if (out.preview) box.replaceChildren(el("p", { class: "to-confirm" }, say("staff_check_then_confirm", { round: out.round ?? "" })), settlementTable(out.preview.bets, out.preview.house));
   else if (out.bets && typeof out.bets === "object" && !Array.isArray(out.bets)) {
     box.replaceChildren(el("p", { class: "settled" }, `${t("settlement")} (${t("round")} ${out.round})`), settlementTable(out.bets));
   } else if (out.phase) box.replaceChildren(el("p", {}, `${t("phase")}: ${phaseText(out.phase)}`));

@@ -3,7 +3,7 @@
 // paged, runs of empty rounds folded into one line, the raw record one click away; the voids, corrections and
 // disputes with their reasons.
 import { api, attempt, el, money, page, renderSession, say, t } from "./app.js";
-import { casinoInstant, logLine, staffSentence, tableSentence } from "./staff.js";
+import { amount, casinoInstant, logLine, staffSentence, tableSentence } from "./staff.js";
 
 const $ = (id) => document.getElementById(id);
 const PAGE = 25;
@@ -23,7 +23,7 @@ async function ledger() {
   $("ledger").replaceChildren(el("p", { id: "ledger-ok", "data-ok": String(out.ok) },
     out.ok ? say("staff_ledger_ok", { sum: money(out.sum) }) : say("staff_ledger_bad", { sum: money(out.sum) })),
   el("table", { class: "accounts" }, el("tbody", {}, Object.entries(out.house_accounts || {}).map(([a, b]) => el("tr", {},
-    el("th", { scope: "row" }, accountName(a)), el("td", { class: "amount" }, money(b)))))));
+    el("th", { scope: "row" }, accountName(a)), el("td", { class: "amount", "data-cents": b }, amount(b)))))));
 }
 
 /** A filtered, paged log: `fetchPage(before)` gives {items, next_before}; Older/Newer walk the pages. */

@@ -48,6 +48,11 @@ export function tickClock(node) {
   setInterval(draw, 1000);
 }
 
+/** A signed amount that never breaks after its sign (a word joiner holds "−" to "€5.00" at any width). */
+export const signed = (cents) => net(cents).replace("\u2212", "\u2212\u2060");
+/** An amount of a sentence: a negative one keeps its minus on its line. */
+export const amount = (cents) => money(cents).replace(/^-/, "\u2212\u2060").replace(/^([^\d\u2212-]*)-/, "$1\u2212\u2060");
+
 const who = (actor) => actor || t("staff_system");
 const tableName = (id) => (page.names || {})[id] || id || "";
 
@@ -85,7 +90,7 @@ export function tableSentence(rec) {
     case "no-outcome": return say("aud_no_outcome", { round });
     case "settlement": {
       const s = settledSums(d);
-      return say("aud_settlement", { round, n: s.n, staked: money(s.staked), returned: money(s.returned), house: net(d.house?.net ?? (s.staked - s.returned)) });
+      return say("aud_settlement", { round, n: s.n, staked: money(s.staked), returned: money(s.returned), house: signed(d.house?.net ?? (s.staked - s.returned)) });
     }
     case "limits": case "limits-announced": return say("aud_limits", { round, who: who(rec.actor) });
     case "limits-in-force": return say("aud_limits_in_force", { round });
