@@ -52,6 +52,7 @@ def check(page: Any, shot: Any, name: str, size: dict[str, int]) -> None:
     assert small_controls(page) == [], name
     assert raw_text(page) == [], name
     assert serious(page) == [], name
+    page.evaluate("window.scrollTo(0, 0)")
     shot(page, f"staff-{name}-{size['width']}")
 
 

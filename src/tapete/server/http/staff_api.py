@@ -14,6 +14,7 @@ from sqlalchemy import func, or_, select
 
 from tapete.core.errors import TapeteError
 from tapete.server.audit import browse
+from tapete.server.http import security
 from tapete.server.http.auth import User
 from tapete.server.money import ledger
 from tapete.server.storage.db import users
@@ -30,10 +31,18 @@ Limit = Annotated[int, Query(ge=1, le=200)]
 
 
 async def _me(request: Request, authorization: Annotated[str | None, Header()] = None) -> User:
-    """The caller, as every endpoint of app.py finds it (its session dependency)."""
-    from tapete.server.http.app import current_user
+    """The caller, as app.py's `current_user` finds it: the bearer token or the session cookie (401 without a
+    valid one), from the session cache, else the database in a worker thread."""
+    import anyio.to_thread
 
-    return await current_user(request, authorization)
+    token, from_cookie = security.request_token(request, authorization)
+    if from_cookie:
+        security.check_csrf(request)
+    auth = request.app.state.server.auth
+    user = auth.cached(token)
+    if user is not None:
+        return user
+    return await anyio.to_thread.run_sync(auth.authenticate, token)
 
 
 Me = Annotated[User, Depends(_me)]

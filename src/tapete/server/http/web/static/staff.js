@@ -1,7 +1,7 @@
 // What the staff pages share: times on the casino's clock (its zone shown), wall times of the casino's zone
 // turned into instants for the filters, and the audit records told in sentences (the raw record one click away).
 import { el, kindLabel, money, net, page, say, t, verbText } from "./app.js";
-import { outcomeText } from "./feed.js";
+import { outcomeText, spotText } from "./feed.js";
 
 const LOCALE = { es: "es-ES", en: "en-GB", gl: "gl-ES", ca: "ca-ES" }[page.lang] || "es-ES";
 const ZONE = page.timezone || "Europe/Madrid";
@@ -77,7 +77,7 @@ export function tableSentence(rec) {
     case "open": return say("aud_open", { round, who: who(rec.actor) });
     case "bet": {
       const b = ev.bet || {};
-      return say("aud_bet", { player: b.player ?? d.player ?? "", amount: money(b.amount), bet: kindLabel(b.kind || ""), round });
+      return say("aud_bet", { player: b.player ?? d.player ?? "", amount: money(b.amount), bet: `${kindLabel(b.kind || "")}${spotText(b.on)}`, round });
     }
     case "act": return say("aud_act", { who: who(rec.actor), verb: verbText(ev.act?.do ?? ""), round });
     case "close": return say("aud_close", { round, who: who(rec.actor) });
