@@ -153,3 +153,30 @@ def test_the_casino_file_checks_the_zone_and_the_hours(tmp_path: Any, section: s
     path.write_text(f"[casino]\n{toml(casino)}\n[[tables]]\n{toml(table)}\n", encoding="utf-8")
     out = subprocess.run([str(Path(sys.executable).parent / "tapete"), "config", "check", str(path)], capture_output=True, text=True, timeout=120)
     assert out.returncode == 2 and says in out.stderr and "Traceback" not in out.stderr and "internal" not in out.stderr, out.stderr
+
+
+def test_every_staff_string_is_in_every_language_and_every_key_the_pages_name_exists() -> None:
+    """The staff area (i18n/<lang>/staff.json) whole in es, en, gl and ca with the same placeholders; every literal
+    key the staff pages' modules and templates name is in the catalog (a missing key would show as its name)."""
+    import re
+    from pathlib import Path
+
+    from tapete import i18n
+    from tapete.server.http.web import HERE, staff_strings
+
+    en = i18n._file("en", "staff")
+    for lang in ("es", "gl", "ca"):
+        other = i18n._file(lang, "staff")
+        assert set(en) == set(other), (lang, set(en) ^ set(other))
+        for key in en:
+            assert i18n.placeholders(en[key]) == i18n.placeholders(other[key]), (lang, key)
+    names = set()
+    for module in ("console.js", "cashier.js", "inspector.js", "staff.js"):
+        names |= set(re.findall(r"""\b(?:t|say)\(\s*"([a-z_][a-z0-9_-]*)\"""", (HERE / "static" / module).read_text(encoding="utf-8")))
+    for template in ("console.html", "cashier.html", "inspector.html", "forbidden.html", "base.html", "lobby.html"):
+        names |= set(re.findall(r"\b(?:t|st)\.([a-z_][a-z0-9_]*)", (HERE / "templates" / template).read_text(encoding="utf-8")))
+    names |= {f"staff_err_{c}" for c in ("value-missing", "insufficient-funds")}
+    for lang in ("es", "en", "gl", "ca"):
+        missing = names - set(staff_strings(lang))
+        assert missing == set(), (lang, sorted(missing))
+    assert Path(HERE / "static" / "staff.js").exists()
