@@ -136,6 +136,7 @@ def test_void_and_correct_ask_a_reason_and_a_second_look_and_the_players_read_it
             scene.call("jefe", "POST", "/api/tables/ruleta/correct", {"value": 17, "reason": "phone view"})
             page.reload()
             page.wait_for_selector("#phase[data-phase='confirming']")
+            page.wait_for_selector("#preview tr[data-bet]")          # reloaded: what waits for confirmation is shown
             page.get_by_label("Result (number, dice as 3,4, or JSON)").fill("17")
             page.get_by_role("button", name="Correct the result…").click()
             page.get_by_label("Reason (recorded and shown to the players)").fill("phone view again")

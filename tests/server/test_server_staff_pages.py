@@ -76,6 +76,8 @@ def test_a_void_and_a_correction_record_their_reasons_and_the_stream_carries_the
         c.post("croupier", "/api/tables/ruleta/open")
         c.bet("ana", "ruleta", {"kind": "red", "amount": 500})
         c.post("croupier", "/api/tables/ruleta/outcome", {"value": 3})
+        waiting = c.get("croupier", "/api/tables/ruleta/preview")          # a console reloaded sees what waits
+        assert waiting["preview"]["bets"]["b1"] == {"player": "ana", "status": "won", "staked": 500, "returned": 1000}
         c.post("jefe", "/api/tables/ruleta/correct", {"value": 4, "reason": "the ball settled in 4"})
         c.post("jefe", "/api/tables/ruleta/void", {"reason": "ball left the wheel"})
         seen: dict[str, Any] = {}

@@ -17,7 +17,7 @@ from tapete.server.audit import browse
 from tapete.server.http import security
 from tapete.server.http.auth import User
 from tapete.server.money import ledger
-from tapete.server.storage.db import users
+from tapete.server.storage.db import bets, users
 
 if TYPE_CHECKING:
     from tapete.server.http.app import Server
@@ -89,6 +89,26 @@ def install(app: FastAPI, server: Server) -> None:
                 if len(out) >= limit:
                     break
         return {"players": out}
+
+    @app.get("/api/tables/{table_id}/preview", tags=["croupier"])
+    def preview(table_id: str, user: Me) -> dict[str, Any]:
+        """The settlement waiting for confirmation (phase `confirming`), as `outcome` and `correct` answered it: a
+        console opened or reloaded while a keyed result waits shows what it is about to confirm. The table's
+        croupiers and chiefs; `preview` is null in any other phase."""
+        spec = server.service.spec(table_id)
+        if not (user.has("croupier", "chief") and user.works(table_id)):
+            raise TapeteError("forbidden", f"the settlement to confirm is the croupier's and the chief's of table {table_id}")
+        with db.read() as conn:
+            row, state = server.service.state_of(conn, table_id)
+            if row["phase"] != "confirming" or state is None:
+                return {"round": row["round_no"], "phase": row["phase"], "preview": None}
+            rounding = row["config"].get("rounding", "player") if isinstance(row["config"], dict) else "player"
+            doc = server.service.game(spec).settle(state).document(rounding=rounding if rounding in ("player", "house") else "player")
+            owners = dict(conn.execute(select(bets.c.bet_id, bets.c.player).where(bets.c.table_id == table_id,
+                                                                                 bets.c.status == "open")).all())
+        return {"round": row["round_no"], "phase": "confirming",
+                "preview": {"bets": {k: {**v, "player": owners[k]} for k, v in doc["bets"].items() if k in owners},
+                            "house": doc["house"]}}
 
     @app.get("/api/audit/tables/{table_id}", tags=["audit"])
     def table_audit(table_id: str, user: Me, kind: Kinds = None, actor: Actor = None, since: Since = None,

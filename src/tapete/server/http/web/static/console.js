@@ -123,6 +123,12 @@ async function refresh() {
   renderDecisions(full.actions.decisions || [], full.open_bets || []);
   renderAtRisk((full.open_bets || []).filter((b) => b.status === undefined || b.status === "open"));
   enableControls(full);
+  if (full.phase === "confirming" && !$("preview").querySelector("table")) {     // opened or reloaded while a result waits
+    const waiting = await api(`/api/tables/${tableId}/preview`).catch(() => null);
+    if (waiting?.preview) showAnswer(waiting);
+  } else if (full.phase !== "confirming" && $("preview").querySelector("p.to-confirm")) {
+    $("preview").replaceChildren(el("p", { class: "muted" }, t("staff_no_preview")));
+  }
   const st = view?.state || {};
   const cards = [];
   if (st.dealer) cards.push(el("p", {}, `${t("dealer")}: `, ...st.dealer.map(card)));
