@@ -161,7 +161,8 @@ def mount(app: FastAPI, server: Server) -> None:
         except TapeteError:
             return HTMLResponse(templates.get_template("missing.html").render(
                 t=strings(language(request)), lang=language(request), title="404", casino=server.config.casino.name,
-                data={}, path=request.url.path, table_id=table_id, langs=language_links(language(request))), status_code=404)
+                data={}, path=request.url.path, table_id=table_id, langs=language_links(language(request)),
+                st=staff_strings(language(request))), status_code=404)
         with server.db.read() as conn:
             summary = server.service.summary(conn, table_id)
         summary = server.shown(table_id, summary, None)       # the shell is anyone's: players by display name

@@ -85,15 +85,15 @@ async function move() {
     return;
   }
   $("cash-amount").value = "";
+  chosen = { ...chosen, balance: out.balance };
+  await wallet();                        // the wallet first: the receipt's appearance means the page is up to date
   $("receipt").replaceChildren(el("dl", { class: "receipt", "data-kind": kind, id: "receipt-doc" },
     el("dt", {}, t("transaction")), el("dd", { id: "receipt-tx" }, String(out.tx)),
     el("dt", {}, t(kind)), el("dd", {}, money(out.amount)),
     el("dt", {}, t("player")), el("dd", {}, out.user),
     el("dt", {}, t("balance")), el("dd", { id: "receipt-balance" }, money(out.balance)),
     el("dt", {}, t("time")), el("dd", {}, casinoTime(Date.now() / 1000))));
-  chosen = { ...chosen, balance: out.balance };
   $("cash-chosen").replaceChildren(say("staff_chosen", { player: playerLabel(chosen), balance: money(out.balance) }));
-  await wallet();
 }
 
 async function wallet() {
