@@ -70,8 +70,8 @@ def test_the_console_and_the_lobby_show_the_hours_in_the_casinos_zone(make_casin
     assert '"timezone": "Europe/Madrid"' in console
 
 
-def test_a_void_and_a_correction_record_their_reasons_and_the_stream_carries_them(make_casino: Any, sqlite_url: str) -> None:
-    c = make_casino([{**LIVE, "hours": ["00:00-24:00"]}], sqlite_url)
+def test_a_void_and_a_correction_record_their_reasons_and_the_stream_carries_them(make_casino: Any, database_url: str) -> None:
+    c = make_casino([{**LIVE, "hours": ["00:00-24:00"]}], database_url)
     with c.client.websocket_connect("/api/tables/ruleta/stream", headers=c.login("ana")) as ws:
         c.post("croupier", "/api/tables/ruleta/open")
         c.bet("ana", "ruleta", {"kind": "red", "amount": 500})
@@ -94,8 +94,8 @@ def test_a_void_and_a_correction_record_their_reasons_and_the_stream_carries_the
     c.ledger()
 
 
-def test_the_cashier_finds_players_by_name(make_casino: Any, sqlite_url: str) -> None:
-    c = make_casino([LIVE], sqlite_url, players={"marta": 25_050, "martin": 0, "luis": 0})
+def test_the_cashier_finds_players_by_name(make_casino: Any, database_url: str) -> None:
+    c = make_casino([LIVE], database_url, players={"marta": 25_050, "martin": 0, "luis": 0})
     found = c.get("cajero", "/api/players?q=MART")["players"]
     assert [(p["user"], p["balance"]) for p in found] == [("marta", 25_050), ("martin", 0)]
     assert c.get("cajero", "/api/players?q=jefe")["players"] == []          # staff are not players
@@ -104,8 +104,8 @@ def test_the_cashier_finds_players_by_name(make_casino: Any, sqlite_url: str) ->
     c.get("croupier", "/api/players?q=mar", expect=403)
 
 
-def test_the_audit_log_folds_empty_rounds_filters_and_pages(make_casino: Any, sqlite_url: str) -> None:
-    c = make_casino([RNG], sqlite_url)
+def test_the_audit_log_folds_empty_rounds_filters_and_pages(make_casino: Any, database_url: str) -> None:
+    c = make_casino([RNG], database_url)
     for _ in range(5):                                   # five empty rounds: open, no spin, settled with nothing
         c.post("croupier", "/api/tables/rng/open")
         c.post("croupier", "/api/tables/rng/close")
