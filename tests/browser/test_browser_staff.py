@@ -92,7 +92,7 @@ def test_a_player_and_a_visitor_get_403_and_a_way_to_log_in_as_staff(scene: Any,
     visitor.page.get_by_label("User name", exact=True).first.fill("croupier")
     visitor.page.locator("#login-pass").fill("secret-pw-2026")
     visitor.page.locator("#login-submit").click()
-    visitor.page.wait_for_url(f"{scene.base}/croupier/ruleta")
+    visitor.page.wait_for_url(f"{scene.base}/croupier/ruleta", timeout=30_000)
     visitor.page.wait_for_selector("body[data-ready='1']")
     assert visitor.page.locator("#btn-open").count() == 1
 
