@@ -5,6 +5,10 @@ Pages: the lobby (/), login (/login), a player's table (/tables/{id}), the croup
 (/croupier/{id}), the cashier (/cashier) and the inspector (/inspector). Each page is a shell rendered
 here with the table's public summary and the engine's layout; the page's module then reads and acts
 through the same JSON API and WebSocket as any client. Every rule stays in the engine.
+
+The staff pages (console, cashier, inspector) are rendered for their roles only: a visitor, a player or another
+member of staff gets 403 with a way to log in as staff, and each member of staff the controls of their roles
+(issue 30, item 7); they read the `staff` area of the catalog on top of the `web` one.
 """
 
 from __future__ import annotations
