@@ -22,8 +22,16 @@ async function ledger() {
   if (!out) return;
   $("ledger").replaceChildren(el("p", { id: "ledger-ok", "data-ok": String(out.ok) },
     out.ok ? say("staff_ledger_ok", { sum: money(out.sum) }) : say("staff_ledger_bad", { sum: money(out.sum) })),
-  el("table", { class: "accounts" }, el("tbody", {}, Object.entries(out.house_accounts || {}).map(([a, b]) => el("tr", {},
-    el("th", { scope: "row" }, accountName(a)), el("td", { class: "amount", "data-cents": b }, amount(b)))))));
+  // the accounts that hold something; the empty ones in one line (36 rows of €0.00 say nothing)
+  ...accountRows(Object.entries(out.house_accounts || {})));
+}
+
+function accountRows(entries) {
+  const held = entries.filter(([, b]) => b);
+  const empty = entries.length - held.length;
+  return [el("table", { class: "accounts" }, el("tbody", {}, held.map(([a, b]) => el("tr", {},
+    el("th", { scope: "row" }, accountName(a)), el("td", { class: "amount", "data-cents": b }, amount(b)))))),
+  empty ? el("p", { class: "muted", id: "ledger-empty" }, say("staff_accounts_empty", { n: empty, zero: money(0) })) : null].filter(Boolean);
 }
 
 /** A filtered, paged log: `fetchPage(before)` gives {items, next_before}; Older/Newer walk the pages. */
