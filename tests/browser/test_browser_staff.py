@@ -202,6 +202,8 @@ def test_the_cashier_finds_the_player_confirms_and_says_what_is_wrong_by_the_fie
     assert "The player has not enough chips" in page.locator("#cash-amount-error").inner_text()
     errors = json.loads(page.locator("#page-data").text_content())["errors"]
     assert errors["insufficient-funds"].startswith("The player has not enough chips")          # the server's refusal too
+    assert page.evaluate("""[...document.querySelectorAll('#wallet td.amount')].every((td) =>
+        !td.textContent.includes('-') && (Number(td.dataset.cents) >= 0 || td.textContent.startsWith('\u2212\u2060')))""")
     region = page.locator("#wallet .scroll-region")
     assert region.get_attribute("tabindex") == "0" and region.get_attribute("aria-label")
     check(page, shot, "cashier", size)

@@ -2,7 +2,7 @@
 // for a second look ("Deposit €250.50 to marta?") before it is made, the receipt of the ledger transaction, and
 // the wallet's last movements (a table that scrolls on its own and is reached by the keyboard).
 import { api, el, money, renderSession, say, showError, t } from "./app.js";
-import { casinoTime } from "./staff.js";
+import { amount, casinoTime } from "./staff.js";
 
 const $ = (id) => document.getElementById(id);
 let chosen = null;           // {user, display_name, balance}
@@ -109,7 +109,7 @@ async function wallet() {
           el("td", { "data-label": head[1] }, m.ts ? casinoTime(m.ts) : ""),
           el("td", { "data-label": head[2], "data-kind": m.kind }, t(`move_${m.kind}`)),
           el("td", { "data-label": head[3] }, m.table_id ?? ""),
-          el("td", { "data-label": head[4], class: "amount" }, money(m.amount)))))))
+          el("td", { "data-label": head[4], class: "amount", "data-cents": m.amount }, amount(m.amount)))))))
       : el("p", { class: "muted" }, t("staff_no_movements")));
 }
 
