@@ -245,6 +245,7 @@ def test_the_audit_log_reads_in_sentences_filters_and_pages(scene: Any, people: 
     staff = page.locator("#staff-log").inner_text()
     assert "deposited €500.00 to ana's wallet" in staff
     height = page.evaluate("document.documentElement.scrollHeight")
+    print(f"\ninspector page at {size['width']} px: {height} px tall")
     assert height < 12_000, height                           # was 25,040 px at 390 px
     # a negative amount keeps its minus sign on its line (a word joiner after it; amounts never wrap)
     assert page.evaluate("""[...document.querySelectorAll('#ledger td.amount')].every((td) =>
@@ -273,3 +274,18 @@ def test_the_console_fits_and_passes_axe(scene: Any, people: Any, shot: Any, siz
         check(page, shot, f"console-{user}", size)
     lobby = people(None, viewport=size).open("/?lang=en")
     assert "Opening hours: 00:00–24:00 (Europe/Madrid)" in lobby.locator("tr[data-table='bj']").inner_text()
+
+
+def test_the_staff_pages_speak_spanish(scene: Any, people: Any, shot: Any) -> None:
+    page = people("inspector", lang="es").open("/inspector?lang=es")
+    page.wait_for_selector("#audit li")
+    assert page.locator("#tz-note").inner_text() == "Horas del reloj del casino (Europe/Madrid)."
+    text = page.locator("main").inner_text()
+    assert "Registro del personal" in text and "Jugada" in text and not re.search(r"\b(staff|aud|slog)_[a-z_]+", text)
+    page = people("cajero", lang="es").open("/cashier?lang=es")
+    page.get_by_label("Jugador (buscar por nombre)").fill("an")
+    page.get_by_role("button", name=re.compile(r"^ana · saldo")).click()
+    page.get_by_label("Importe (€)").fill("250,50")
+    page.get_by_role("button", name=re.compile("Entrada de fichas|Ingreso|ingresar", re.I)).first.click()
+    assert page.locator("#cash-confirm-text").inner_text() == "¿Ingresar 250,50\u00a0€ a ana?"
+    shot(page, "staff-cashier-es-1280")
