@@ -4,6 +4,7 @@ every control has an accessible name as Chromium computes it (its accessibility 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -137,7 +138,10 @@ def test_staff_pages_and_lobby(scene: Any, people: Any, shot: Any) -> None:
     page.wait_for_selector("#preview tr[data-bet]")
     assert unnamed_controls(page) == []
     shot(page, "console-roulette-preview")
-    page.get_by_role("button", name="Void (chief)").click()              # the chief voids the keyed spin
+    page.get_by_role("button", name="Void the round…").click()           # the chief voids the keyed spin:
+    page.get_by_label("Reason (recorded and shown to the players)").fill("ball left the wheel")   # a reason,
+    page.get_by_role("button", name="Continue").click()
+    page.get_by_role("button", name="Yes, void the round").click()        # then a second look (issue 30)
     page.wait_for_selector("#phase[data-phase='closed']")
     scene.call("luis", "POST", "/api/tables/fortuna/bets", {"bets": [{"kind": "number", "on": [2], "amount": 100}]})
     page = croupier.open("/croupier/fortuna")                             # an electronic table: the CSPRNG
@@ -150,9 +154,11 @@ def test_staff_pages_and_lobby(scene: Any, people: Any, shot: Any) -> None:
 
     cashier = people("cajero")
     page = cashier.open("/cashier")
-    page.get_by_label("Player").fill("luis")
+    page.get_by_label("Player (search by name)").fill("luis")          # found by name, then picked (issue 30)
+    page.get_by_role("button", name=re.compile(r"^luis · balance")).click()
     page.get_by_label("Amount (€)").fill("25")
     page.get_by_role("button", name="Chips out (withdraw)").click()
+    page.get_by_role("button", name="Yes, withdraw").click()
     page.wait_for_selector("#receipt-doc[data-kind='withdraw']")
     assert unnamed_controls(page) == []
     shot(page, "cashier")
@@ -161,8 +167,8 @@ def test_staff_pages_and_lobby(scene: Any, people: Any, shot: Any) -> None:
     page = inspector.open("/inspector")
     page.wait_for_selector("#chain-status[data-ok='true']")
     assert page.locator("#ledger-ok").get_attribute("data-ok") == "true"
-    page.get_by_label("Table").select_option("bj")
-    page.get_by_role("button", name="Load").click()
+    page.get_by_label("Table", exact=True).select_option("bj")
+    page.get_by_role("button", name="Show", exact=True).first.click()
     page.wait_for_function("document.querySelector('#chain-head')?.textContent.length > 10")
     assert unnamed_controls(page) == []
     shot(page, "inspector")

@@ -167,8 +167,8 @@ def test_staff_pages_and_lobby_fit_a_phone_and_pass_axe(scene: Any, people: Any,
         page = people(user).open("/")
         assert page.locator("header nav a.staff:not([hidden])").count() >= 1
     page = people("inspector").open("/inspector")
-    page.wait_for_selector("#audit td.hash.prev")
-    assert page.locator("#audit td.hash.prev").first.is_visible()       # not only on hover
+    page.wait_for_selector("#audit li")
+    assert page.locator("#audit li summary").first.is_visible()         # the raw record (hashes) one click away
 
 
 def test_header_balance_follows_a_deposit(scene: Any, people: Any) -> None:

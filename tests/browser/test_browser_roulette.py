@@ -5,16 +5,20 @@ whole page played from the keyboard alone."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 
 def test_buy_chips_split_spin_and_live_update(server: Any, people: Any) -> None:
     cashier = people("cajero")
     page = cashier.open("/cashier")
-    page.get_by_label("Player").fill("ana")
+    page.get_by_label("Player (search by name)").fill("ana")           # found by name and picked (issue 30)
+    page.get_by_role("button", name=re.compile(r"^ana · balance")).click()
     page.get_by_label("Amount (€)").fill("50")
     page.get_by_label("Memo").fill("cash at the cage")
     page.get_by_role("button", name="Chips in (deposit)").click()
+    assert page.locator("#cash-confirm-text").inner_text() == "Deposit €50.00 to ana?"
+    page.get_by_role("button", name="Yes, deposit").click()
     page.wait_for_selector("#receipt-doc")
     assert page.locator("#receipt-balance").inner_text() == "€50.00"
     assert page.locator("#wallet-balance").inner_text() == "€50.00"

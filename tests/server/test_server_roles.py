@@ -90,6 +90,11 @@ MATRIX: list[tuple[str, str, Any, Rule]] = [
     ("POST", "/api/tables/{t}/limits", {"values": {"minimum": 200}}, CHIEFS),
     ("GET", "/api/tables/{t}/log", None, only("jefe", "jefa", "inspector", works=True)),
     ("GET", "/api/staff-log", None, only("inspector")),
+    ("GET", "/api/players?q=lu", None, only("cajero", "cajera", "inspector")),          # the cashier's search (issue 30)
+    ("GET", "/api/tables/{t}/preview", None, CROUPIERS),
+    ("GET", "/api/audit/tables/{t}", None, only("jefe", "jefa", "inspector", works=True)),
+    ("GET", "/api/audit/staff", None, only("jefe", "jefa", "inspector")),              # a chief: his tables' records
+    ("GET", "/api/audit/incidents", None, only("jefe", "jefa", "inspector")),
     ("GET", "/api/rounds", None, logged_in),
     ("GET", "/api/rounds/1", None, logged_in),
     ("POST", "/api/logout", None, logged_in),

@@ -24,7 +24,7 @@ from typing import Any
 HERE = Path(__file__).parent
 DEFAULT = "es"
 FALLBACK = {"gl": "es", "ca": "es", "es": "en", "en": "es"}   # where a missing key is looked up next
-AREAS = ("web", "play")
+AREAS = ("web", "play", "staff")   # staff: the staff pages (server/http/web: staff_strings)
 
 
 @dataclass(frozen=True)

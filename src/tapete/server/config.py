@@ -62,7 +62,7 @@ class TableConfig(Strict):
     def _hours(cls, value: list[str]) -> list[str]:
         for h in value:
             m = HOURS.match(h)
-            if not m or int(m[1]) > 24 or int(m[3]) > 24 or int(m[2]) > 59 or int(m[4]) > 59:
+            if not m or any(int(hh) > 24 or int(mm) > 59 or (int(hh) == 24 and int(mm)) for hh, mm in ((m[1], m[2]), (m[3], m[4]))):
                 raise ValueError(f"opening hours are 'HH:MM-HH:MM' (got {h!r})")
         return value
 
@@ -144,8 +144,19 @@ class Cluster(Strict):
 class Casino(Strict):
     name: str = "tapete casino"
     jurisdiction: str = "ES"
-    timezone: str = "Europe/Madrid"
+    timezone: str = "Europe/Madrid"         # the casino's clock: opening hours and every time the staff pages show
     currency: str = "EUR"
+
+    @field_validator("timezone")
+    @classmethod
+    def _zone(cls, value: str) -> str:
+        from zoneinfo import ZoneInfoNotFoundError
+
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"an IANA time zone such as 'Europe/Madrid' or 'Atlantic/Canary' (got {value!r})") from None
+        return value
 
 
 class CasinoConfig(Strict):

@@ -38,6 +38,7 @@ from tapete.server.http.models import (
     ActIn,
     BetsIn,
     CloseIn,
+    CorrectIn,
     FloatIn,
     LimitsIn,
     LoginIn,
@@ -222,6 +223,9 @@ def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: 
     if isinstance(server.ownership, ClusterOwnership):
         app.forwarder = server.router = Router(server, config.security.max_body_kib * 1024)  # ahead of the lane
     routes(app, server)
+    from tapete.server.http import staff_api
+
+    staff_api.install(app, server)      # the staff pages' reads: player search, audit for a person
     from tapete.server.http.api_docs import install as install_api_docs
 
     install_api_docs(app)      # /docs offline: Swagger UI from the package, not a CDN
@@ -604,11 +608,13 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         return service.confirm(table_id, user.username, idem(user, idempotency_key, request, {}))
 
     @app.post("/api/tables/{table_id}/correct", tags=["chief"])
-    def correct(table_id: str, body: OutcomeIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
-        """The table chief corrects a keyed result before it is confirmed."""
+    def correct(table_id: str, body: CorrectIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
+        """The table chief corrects a keyed result before it is confirmed, saying why (`reason`: recorded, and
+        read out in the players' feed)."""
         service.spec(table_id)
         staff(user, table_id, "chief")
-        return service.correct(table_id, user.username, body.value, body.name, body.last, idem(user, idempotency_key, request, body))
+        return service.correct(table_id, user.username, body.value, body.name, body.last, idem(user, idempotency_key, request, body),
+                               reason=body.reason)
 
     @app.post("/api/tables/{table_id}/void", tags=["chief"])
     def void(table_id: str, body: VoidIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:

@@ -84,6 +84,13 @@ class OutcomeIn(Body):
     last: bool = False
 
 
+class CorrectIn(OutcomeIn):
+    """A correction by the table chief: the new result and why (recorded in the table's log and the staff log,
+    and read out in the players' feed)."""
+
+    reason: str | None = Field(None, min_length=1, max_length=200)
+
+
 class VoidIn(Body):
     reason: str = Field(min_length=1, max_length=200)
 

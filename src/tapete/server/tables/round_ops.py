@@ -342,15 +342,16 @@ def _outcome_from(doc: dict[str, Any]) -> Outcome:
     return Outcome(name, doc[name], bool(doc.get("last", False)))
 
 
-def op_correct(ctx: Ctx, value: Any, name: str | None, last: bool) -> dict[str, Any]:
+def op_correct(ctx: Ctx, value: Any, name: str | None, last: bool, reason: str | None = None) -> dict[str, Any]:
     admit(ctx, "correct")
     name = outcome_name(ctx, name)
     event = parse(ctx, {name: value, **({"last": True} if last else {})})
     before = _last_outcome(ctx)
     ctx.state = from_json(ctx.game.state_type(), fastjson.loads(ctx.row["pre_outcome"]))
-    step(ctx, event, "correct", {"was": event_document(before) if before else None})
+    why = {"reason": reason} if reason else {}     # in the table's log (the players' feed reads it) and the staff log
+    step(ctx, event, "correct", {"was": event_document(before) if before else None, **why})
     staff_log.record(ctx.conn, ctx.actor, "correct", ctx.table_id, {"value": event_document(event), "round": ctx.row["round_no"],
-                                                                  "was": event_document(before) if before else None})
+                                                                  "was": event_document(before) if before else None, **why})
     return {"round": ctx.row["round_no"], "phase": "confirming", "preview": preview_of(ctx, settlement_doc(ctx))}
 
 

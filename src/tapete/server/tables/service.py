@@ -363,8 +363,8 @@ class TableService:
         return self.run(table_id, actor, op_confirm, idem)
 
     def correct(self, table_id: str, actor: str, value: Any, name: str | None = None, last: bool = False,
-                idem: tuple[str, str] | None = None) -> Any:
-        return self.run(table_id, actor, lambda ctx: op_correct(ctx, value, name, last), idem)
+                idem: tuple[str, str] | None = None, reason: str | None = None) -> Any:
+        return self.run(table_id, actor, lambda ctx: op_correct(ctx, value, name, last, reason), idem)
 
     def void(self, table_id: str, actor: str, reason: str, idem: tuple[str, str] | None = None) -> Any:
         return self.run(table_id, actor, lambda ctx: op_void(ctx, reason), idem)

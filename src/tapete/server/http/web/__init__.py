@@ -5,6 +5,10 @@ Pages: the lobby (/), login (/login), a player's table (/tables/{id}), the croup
 (/croupier/{id}), the cashier (/cashier) and the inspector (/inspector). Each page is a shell rendered
 here with the table's public summary and the engine's layout; the page's module then reads and acts
 through the same JSON API and WebSocket as any client. Every rule stays in the engine.
+
+The staff pages (console, cashier, inspector) are rendered for their roles only: a visitor, a player or another
+member of staff gets 403 with a way to log in as staff, and each member of staff the controls of their roles
+(issue 30, item 7); they read the `staff` area of the catalog on top of the `web` one.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from fastapi.templating import Jinja2Templates
 
 from tapete.core.errors import TapeteError
 from tapete.i18n import money
+from tapete.server.http import security
+from tapete.server.http.auth import User
 from tapete.server.http.fanout import drain
 from tapete.server.http.web import rules_panel
 from tapete.server.tables.adapters import adapter_for
@@ -49,6 +55,15 @@ def strings(lang: str) -> dict[str, str]:
     from tapete.i18n import area
 
     return area(lang, "web")
+
+
+@cache
+def staff_strings(lang: str) -> dict[str, str]:
+    """The staff pages' strings (console, cashier, inspector, their refusals): the `staff` area of the catalog,
+    over the `web` area (tapete/i18n/<lang>/staff.json)."""
+    from tapete.i18n import area
+
+    return {**strings(lang), **area(lang, "staff")}
 
 
 @cache
@@ -94,14 +109,19 @@ def mount(app: FastAPI, server: Server) -> None:
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     templates = Jinja2Templates(directory=HERE / "templates")
 
-    def render(request: Request, template: str, title: str, page: dict[str, Any], **context: Any) -> Response:
+    def render(request: Request, template: str, title: str, page: dict[str, Any], status_code: int = 200,
+               staff_page: bool = False, **context: Any) -> Response:
         lang = language(request)
-        t = strings(lang)
+        t = staff_strings(lang) if staff_page else strings(lang)
+        errors = error_sentences(lang)
+        if staff_page:       # a refusal read by the staff names the player as "the player", never "you"
+            errors = {**errors, **{k[len("staff_err_"):]: v for k, v in t.items() if k.startswith("staff_err_")}}
         data = {"lang": lang, "t": t, "casino": server.config.casino.name, "currency": server.config.casino.currency,
-                "errors": error_sentences(lang), **page}
+                "timezone": server.config.casino.timezone, "errors": errors, **page}
         response = templates.TemplateResponse(request, template, {
             "lang": lang, "t": t, "title": title, "casino": server.config.casino.name, "data": data,
-            "path": request.url.path, "langs": language_links(lang), **context})
+            "path": request.url.path, "langs": language_links(lang), "st": staff_strings(lang), **context},
+            status_code=status_code)
         if request.query_params.get("lang") in LANGS:
             response.set_cookie(COOKIE, lang, max_age=365 * 86400, samesite="lax")
         return response
@@ -113,18 +133,42 @@ def mount(app: FastAPI, server: Server) -> None:
                 s = server.service.summary(conn, spec.id)
                 s["seats_free"] = len(s["circle"]["free"]) if "circle" in s else seats_free(server, conn, spec.id)
                 s["family"] = family(spec.game)
+                s["hours"] = opening_hours(spec.hours)
                 s["max_bet"] = s["limits"].get("maximum") or max(
                     (k["maximum"] for k in server.layout(spec.id) if k.get("maximum")), default=None)
                 out.append(server.shown(spec.id, s, None))     # a visitor's page: other players never by login
         return out
 
-    def table_page(request: Request, table_id: str, template: str, role: str) -> Response:
+    def viewer(request: Request) -> User | None:
+        """The page's visitor, from the session cookie (or a bearer token): None without a valid session."""
+        token, _ = security.request_token(request, request.headers.get("authorization"))
+        if not token:
+            return None
+        try:
+            return server.auth.cached(token) or server.auth.authenticate(token)
+        except TapeteError:
+            return None
+
+    def refused(request: Request, user: User | None, needs: tuple[str, ...]) -> Response:
+        """A staff page asked for by a visitor or by someone without the role: 403, with the way to log in as staff."""
+        lang = language(request)
+        st = staff_strings(lang)
+        return render(request, "forbidden.html", st["staff_only_title"], {"page": "forbidden"}, status_code=403,
+                      staff_page=True, who=user.username if user else None,
+                      needs=", ".join(st.get(f"role_{r}", r) for r in needs),
+                      next=request.url.path)
+
+    def me_doc(user: User) -> dict[str, Any]:
+        return {"user": user.username, "roles": sorted(user.roles), "tables": list(user.tables) if user.tables is not None else None}
+
+    def table_page(request: Request, table_id: str, template: str, role: str, user: User | None = None) -> Response:
         try:
             spec = server.service.spec(table_id)
         except TapeteError:
             return HTMLResponse(templates.get_template("missing.html").render(
                 t=strings(language(request)), lang=language(request), title="404", casino=server.config.casino.name,
-                data={}, path=request.url.path, table_id=table_id, langs=language_links(language(request))), status_code=404)
+                data={}, path=request.url.path, table_id=table_id, langs=language_links(language(request)),
+                st=staff_strings(language(request))), status_code=404)
         with server.db.read() as conn:
             summary = server.service.summary(conn, table_id)
         summary = server.shown(table_id, summary, None)       # the shell is anyone's: players by display name
@@ -142,8 +186,12 @@ def mount(app: FastAPI, server: Server) -> None:
                 "spot_pays": rules_panel.spot_pays(game, spec.jurisdiction),
                 "bet_fields": sorted(game.extra_bet_fields),
                 "places": int(spec.table.get("boxes") or spec.seats or boxes_of(game, spec.jurisdiction) or 7)}   # boxes or seats
-        return render(request, template, f"{summary['name']} · {name}", page, table=summary, game_name=name,
-                      rules=panel if role == "table" else None)
+        if user is not None:                 # a staff page: who is at it, and the table's opening hours
+            page["me"] = me_doc(user)
+            page["hours"] = opening_hours(spec.hours)
+        return render(request, template, f"{summary['name']} · {name}", page, staff_page=user is not None, table=summary,
+                      game_name=name, hours=opening_hours(spec.hours), timezone=server.config.casino.timezone,
+                      chief=bool(user and user.has("chief")), rules=panel if role == "table" else None)
 
     @app.get("/", include_in_schema=False)
     def lobby(request: Request) -> Response:
@@ -152,7 +200,8 @@ def mount(app: FastAPI, server: Server) -> None:
         games: dict[str, list[dict[str, Any]]] = {}
         for s in tables:
             games.setdefault(s["game_name_en"] if lang == "en" else s["game_name_es"], []).append(s)
-        return render(request, "lobby.html", strings(lang)["lobby"], {"page": "lobby"}, games=games)
+        return render(request, "lobby.html", strings(lang)["lobby"], {"page": "lobby"}, games=games,
+                      timezone=server.config.casino.timezone)
 
     def public_row(table_id: str) -> dict[str, Any]:
         """What the lobby shows of a table to anyone, visitors included: no player, bet or card."""
@@ -224,25 +273,50 @@ def mount(app: FastAPI, server: Server) -> None:
     def player_table(request: Request, table_id: str) -> Response:
         return table_page(request, table_id, "table.html", "table")
 
+    # The staff pages answer 403 (with a way to log in as staff) to a visitor and to anyone without the role:
+    # the page is not rendered, not only its acts refused (issue 30, item 7).
+    CONSOLE = ("croupier", "chief")
+
     @app.get("/croupier", include_in_schema=False)
     def croupier_index(request: Request) -> Response:
-        first = server.config.tables[0].id if server.config.tables else ""
+        user = viewer(request)
+        if user is None or not user.has(*CONSOLE):
+            return refused(request, user, CONSOLE)
+        first = next((t.id for t in server.config.tables if user.works(t.id)), "")
         return RedirectResponse(f"/croupier/{first}" if first else "/", status_code=307)
 
     @app.get("/croupier/{table_id}", include_in_schema=False)
     def croupier(request: Request, table_id: str) -> Response:
-        return table_page(request, table_id, "console.html", "console")
+        user = viewer(request)
+        if user is None or not user.has(*CONSOLE) or not user.works(table_id):
+            return refused(request, user, CONSOLE)
+        return table_page(request, table_id, "console.html", "console", user)
 
     @app.get("/cashier", include_in_schema=False)
     def cashier(request: Request) -> Response:
-        return render(request, "cashier.html", strings(language(request))["cashier"], {"page": "cashier"})
+        user = viewer(request)
+        if user is None or not user.has("cashier"):
+            return refused(request, user, ("cashier",))
+        return render(request, "cashier.html", strings(language(request))["cashier"],
+                      {"page": "cashier", "me": me_doc(user)}, staff_page=True)
 
     @app.get("/inspector", include_in_schema=False)
     def inspector(request: Request) -> Response:
-        ids = [t.id for t in server.config.tables]
+        user = viewer(request)
+        if user is None or not user.has("inspector", "chief"):
+            return refused(request, user, ("inspector", "chief"))
+        ids = [t.id for t in server.config.tables if user.has("inspector") or user.works(t.id)]
+        names = {t.id: t.name or t.id for t in server.config.tables}
         return render(request, "inspector.html", strings(language(request))["inspector"],
-                      {"page": "inspector", "tables": ids}, table_ids=ids)
+                      {"page": "inspector", "tables": ids, "names": names, "me": me_doc(user)}, staff_page=True,
+                      table_ids=ids, names=names, is_inspector=user.has("inspector"),
+                      timezone=server.config.casino.timezone)
 
+
+
+def opening_hours(hours: list[str]) -> str:
+    """The casino file's opening hours as the pages print them: "20:00–04:00, 10:00–14:00"; "00:00-24:00": all day."""
+    return ", ".join(h.replace("-", "–") for h in hours)
 
 
 def boxes_of(game: Any, jurisdiction: str) -> int | None:

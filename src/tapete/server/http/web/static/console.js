@@ -5,7 +5,8 @@ import {
   api, card, clearError, el, engineLog, fillMoney, kindLabel, money, net, page, phaseText, renderSession, say, session, showError,
   stream, t, verbText,
 } from "./app.js";
-import { feedLine, spotText } from "./feed.js";
+import { feedLine, outcomeText, spotText } from "./feed.js";
+import { tickClock } from "./staff.js";
 
 const tableId = page.table.id;
 const $ = (id) => document.getElementById(id);
@@ -48,14 +49,20 @@ function errorSlot(control) {
   return slot;
 }
 
+// The settlement table: every column seen at 1280 px (the net while the croupier confirms), each row a card of
+// labelled figures on a phone (CSS: table.settle td[data-label]).
 function settlementTable(bets, house) {
   const rows = Object.entries(bets || {});
+  const head = [t("kind"), t("player"), t("status"), t("staked"), t("returned"), t("net")];
+  if (!rows.length) return el("p", { class: "muted" }, t("staff_no_bets_settled"));
   return el("table", { class: "settle" },
-    el("thead", {}, el("tr", {}, [t("kind"), t("player"), t("status"), t("staked"), t("returned"), t("net")].map((h) => el("th", { scope: "col" }, h)))),
+    el("thead", {}, el("tr", {}, head.map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, rows.map(([id, b]) => el("tr", { "data-bet": id, "data-status": b.status },
-      el("td", {}, `${kindLabel(b.kind || openKinds.get(id)?.kind || "")}${spotText(openKinds.get(id)?.on)}`), el("td", {}, playerName(b.player)), el("td", {}, t(`status_${b.status}`)),
-      el("td", {}, money(b.staked)), el("td", {}, money(b.returned)), el("td", {}, net((b.returned ?? 0) - (b.staked ?? 0)))))),
-    house ? el("tfoot", {}, el("tr", {}, el("td", { colspan: 3 }, t("house")), el("td", { colspan: 3 }, net(house.net ?? 0)),
+      el("td", { "data-label": head[0] }, `${kindLabel(b.kind || openKinds.get(id)?.kind || "")}${spotText(openKinds.get(id)?.on)}`),
+      el("td", { "data-label": head[1] }, playerName(b.player)), el("td", { "data-label": head[2] }, t(`status_${b.status}`)),
+      el("td", { "data-label": head[3], class: "amount" }, money(b.staked)), el("td", { "data-label": head[4], class: "amount" }, money(b.returned)),
+      el("td", { "data-label": head[5], class: "amount net" }, net((b.returned ?? 0) - (b.staked ?? 0)))))),
+    house ? el("tfoot", {}, el("tr", {}, el("td", { colspan: 5 }, t("house")), el("td", { class: "amount net", "data-label": t("house") }, net(house.net ?? 0)),
     )) : null);
 }
 
@@ -74,19 +81,24 @@ const boxOf = (id) => viewBets.find((b) => b.id === id)?.box;
 /** The bets on the layout and the total at risk: what no va más is about to close. */
 function renderAtRisk(openBets) {
   const total = openBets.reduce((a, b) => a + (b.staked ?? b.amount ?? 0), 0);
+  if (!openBets.length) {      // a sentence, never a bare `null` (replaceChildren writes null as text)
+    $("at-risk").replaceChildren(el("p", { id: "at-risk-total", "data-cents": 0, class: "muted" }, t("staff_no_bets_layout")));
+    return;
+  }
+  const head = [t("player"), t("kind"), t("staked")];
   $("at-risk").replaceChildren(
     el("p", { id: "at-risk-total", "data-cents": total }, say("at_risk_total", { n: openBets.length, amount: money(total) })),
-    openBets.length ? el("table", { class: "settle" },
-      el("thead", {}, el("tr", {}, [t("player"), t("kind"), t("staked")].map((h) => el("th", { scope: "col" }, h)))),
+    el("table", { class: "settle" },
+      el("thead", {}, el("tr", {}, head.map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, openBets.map((b) => el("tr", { "data-kind": b.kind },
-        el("td", {}, playerName(b.player)), el("td", {}, `${kindLabel(b.kind)}${spotText(b.on)}${boxOf(b.id) ? ` · ${t("box")} ${boxOf(b.id)}` : ""}`),
-        el("td", {}, money(b.staked ?? b.amount))))))
-      : null);
+        el("td", { "data-label": head[0] }, playerName(b.player)),
+        el("td", { "data-label": head[1] }, `${kindLabel(b.kind)}${spotText(b.on)}${boxOf(b.id) ? ` · ${t("box")} ${boxOf(b.id)}` : ""}`),
+        el("td", { "data-label": head[2], class: "amount" }, money(b.staked ?? b.amount)))))));
 }
 
 function showAnswer(out) {
   const box = $("preview");
-  if (out.preview) box.replaceChildren(el("p", { class: "to-confirm" }, t("preview")), settlementTable(out.preview.bets, out.preview.house));
+  if (out.preview) box.replaceChildren(el("p", { class: "to-confirm" }, say("staff_check_then_confirm", { round: out.round ?? "" })), settlementTable(out.preview.bets, out.preview.house));
   else if (out.bets && typeof out.bets === "object" && !Array.isArray(out.bets)) {
     box.replaceChildren(el("p", { class: "settled" }, `${t("settlement")} (${t("round")} ${out.round})`), settlementTable(out.bets));
   } else if (out.phase) box.replaceChildren(el("p", {}, `${t("phase")}: ${phaseText(out.phase)}`));
@@ -111,6 +123,12 @@ async function refresh() {
   renderDecisions(full.actions.decisions || [], full.open_bets || []);
   renderAtRisk((full.open_bets || []).filter((b) => b.status === undefined || b.status === "open"));
   enableControls(full);
+  if (full.phase === "confirming" && !$("preview").querySelector("table")) {     // opened or reloaded while a result waits
+    const waiting = await api(`/api/tables/${tableId}/preview`).catch(() => null);
+    if (waiting?.preview) showAnswer(waiting);
+  } else if (full.phase !== "confirming" && $("preview").querySelector("p.to-confirm")) {
+    $("preview").replaceChildren(el("p", { class: "muted" }, t("staff_no_preview")));
+  }
   const st = view?.state || {};
   const cards = [];
   if (st.dealer) cards.push(el("p", {}, `${t("dealer")}: `, ...st.dealer.map(card)));
@@ -176,17 +194,64 @@ function wire() {
   };
   $("btn-outcome")?.addEventListener("click", keyed("outcome"));
   $("btn-confirm")?.addEventListener("click", (e) => post("confirm", {}, e.currentTarget));
-  $("btn-correct")?.addEventListener("click", keyed("correct"));
-  $("btn-void")?.addEventListener("click", (e) => post("void", { reason: $("void-reason").value || "void" }, e.currentTarget));
+  $("btn-correct")?.addEventListener("click", (e) => {
+    let body;
+    try { body = outcome(); } catch { showError({ doc: { error: { code: "bad-document", message: "" } } }, errorSlot(e.currentTarget)); return; }
+    if ($("outcome-value").value.trim() === "") { showError({ doc: { error: { code: "value-missing", message: "" } } }, errorSlot(e.currentTarget)); return; }
+    chiefAct("correct", body, e.currentTarget);
+  });
+  $("btn-void")?.addEventListener("click", (e) => chiefAct("void", {}, e.currentTarget));
   $("table-pick").addEventListener("change", (e) => { location.href = `/croupier/${e.target.value}`; });
+}
+
+/** A chief's void or correction: a reason first (required), then a second look at what will be done, and only
+ * then the command, the reason with it (recorded in the table's log and the staff log, read in the players' feed). */
+function chiefAct(kind, body, control) {
+  const dialog = $("chief-dialog");
+  if (!dialog) return;
+  const round = $("round").textContent;
+  $("chief-dialog-h").textContent = t(kind === "void" ? "staff_void_title" : "staff_correct_title");
+  $("chief-reason").value = "";
+  $("chief-reason-error").textContent = "";
+  $("chief-step-1").hidden = false;
+  $("chief-step-2").hidden = true;
+  const next = () => {
+    const reason = $("chief-reason").value.trim();
+    if (!reason) { $("chief-reason-error").textContent = t("staff_reason_missing"); $("chief-reason").focus(); return; }
+    $("chief-summary").textContent = say(kind === "void" ? "staff_void_sure" : "staff_correct_sure",
+      { round, table: page.table.name, value: outcomeText({ v: body.value }), reason });
+    $("chief-yes").textContent = t(kind === "void" ? "staff_void_yes" : "staff_correct_yes");
+    $("chief-step-1").hidden = true;
+    $("chief-step-2").hidden = false;
+    $("chief-yes").focus();
+  };
+  const yes = () => { close(); post(kind, { ...body, reason: $("chief-reason").value.trim() }, control); };
+  const back = () => { $("chief-step-2").hidden = true; $("chief-step-1").hidden = false; $("chief-reason").focus(); };
+  const close = () => {
+    $("chief-next").removeEventListener("click", next);
+    $("chief-yes").removeEventListener("click", yes);
+    $("chief-back").removeEventListener("click", back);
+    $("chief-cancel").removeEventListener("click", close);
+    if (dialog.open) dialog.close();
+    control?.focus();
+  };
+  $("chief-next").addEventListener("click", next);
+  $("chief-yes").addEventListener("click", yes);
+  $("chief-back").addEventListener("click", back);
+  $("chief-cancel").addEventListener("click", close);
+  dialog.addEventListener("close", close, { once: true });
+  dialog.showModal();
+  $("chief-reason").focus();
 }
 
 async function tablesList() {
   const { tables } = await api("/api/tables");
-  $("table-pick").replaceChildren(...tables.map((x) => el("option", { value: x.id, selected: x.id === tableId }, `${x.name} (${x.id})`)));
+  const mine = page.me?.tables;        // a chief or croupier of given tables picks among them only
+  $("table-pick").replaceChildren(...tables.filter((x) => !mine || mine.includes(x.id)).map((x) => el("option", { value: x.id, selected: x.id === tableId }, `${x.name} (${x.id})`)));
 }
 
 wire();
+tickClock($("casino-clock"));
 await tablesList();
 const me = await renderSession();
 if (me) {

@@ -109,7 +109,8 @@ export function feedLine(rec, me, role = "player") {
       if (d.source === "rng") return say("feed_draw", { value: outcomeText(ev) });      // drawn: final at once
       return role === "staff" ? say("feed_outcome_staff", { value: outcomeText(ev) }) : t("feed_outcome");
     case "confirm": return t("feed_confirm");
-    case "correct": return say("feed_correct", { value: outcomeText(ev) });
+    // the table chief's reason, when he gave one, is read out to everyone at the table (issue 30, item 7)
+    case "correct": return d.reason ? say("feed_correct_why", { value: outcomeText(ev), reason: d.reason }) : say("feed_correct", { value: outcomeText(ev) });
     case "void": {
       // the chief's reason, where the record carries it (a cause the catalog names is said in words)
       const reason = voidReason(d);

@@ -1,0 +1,291 @@
+"""Issue 30 in the browser: the croupier's console, the cashier's page, the inspector's page and the table
+chief's view of it, at 390x844 and 1280x800 — refused (403, with a staff log-in) to a player and a visitor,
+each member of staff with the controls of their roles only, nothing sideways, no control under 24 px, no raw
+JSON or `null`, the settlement to confirm whole, a void and a correction with a reason and a second look that
+reach the players' feed, the cashier's search, confirmation and messages by the field, the audit log in
+sentences with its filters and pages, axe-core with no serious or critical violation."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+SIZES = pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1280x800", "390x844"])
+STAFF_PAGES = ("/croupier/ruleta", "/cashier", "/inspector")
+RAW = re.compile(r'\bnull\b|\bundefined\b|\{"|":\s|\bNaN\b')
+
+
+def sideways(page: Any) -> int:
+    return int(page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
+
+
+def serious(page: Any) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [f"{v['id']}: {v['nodes'][0]['target'] if v['nodes'] else ''}" for v in results.response["violations"]
+            if v.get("impact") in ("serious", "critical")]
+
+
+def small_controls(page: Any) -> list[str]:
+    """Visible controls (buttons, fields, toggles, button links) smaller than 24x24 CSS px (WCAG 2.5.8)."""
+    return page.evaluate("""() => [...document.querySelectorAll(
+        'button, input:not([type=hidden]), select, textarea, summary, a.button, nav.may-open a')]
+      .filter((e) => e.offsetParent !== null && !e.closest('dialog:not([open])'))
+      .map((e) => [e, e.getBoundingClientRect()])
+      .filter(([e, r]) => r.width < 24 || r.height < 24)
+      .map(([e, r]) => `${e.tagName.toLowerCase()}#${e.id || e.className}: ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+
+
+def raw_text(page: Any) -> list[str]:
+    """Lines of the page's visible text that read like a document (JSON, null, undefined)."""
+    return [line for line in page.locator("main").inner_text().splitlines() if RAW.search(line)]
+
+
+def check(page: Any, shot: Any, name: str, size: dict[str, int]) -> None:
+    assert sideways(page) <= 0, (name, size)
+    assert small_controls(page) == [], name
+    assert raw_text(page) == [], name
+    assert serious(page) == [], name
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, f"staff-{name}-{size['width']}")
+
+
+@pytest.fixture(scope="module")
+def scene(server: Any) -> Any:
+    call = server.call
+    call("cajero", "POST", "/api/cashier/deposit", {"user": "ana", "amount": 50_000, "memo": "staff"})
+    for _ in range(4):                                   # empty rounds at the electronic wheel: folded in the log
+        call("croupier", "POST", "/api/tables/fortuna/open")
+        call("croupier", "POST", "/api/tables/fortuna/close")
+    call("croupier", "POST", "/api/tables/ruleta/open")
+    for kind, on, amount in (("red", None, 500), ("straight", [17], 500), ("split", [17, 20], 1000), ("dozen", [2], 2000)):
+        call("luis", "POST", "/api/tables/ruleta/bets", {"bets": [{"kind": kind, "amount": amount, **({"on": on} if on else {})}]})
+    call("ana", "POST", "/api/tables/ruleta/bets", {"bets": [{"kind": "black", "amount": 700}]})
+    for n in range(1, 13):                               # more than a page (25 lines) of the roulette's log
+        call("ana", "POST", "/api/tables/ruleta/bets", {"bets": [{"kind": "straight", "on": [n], "amount": 100}]})
+    return server
+
+
+def test_a_player_and_a_visitor_get_403_and_a_way_to_log_in_as_staff(scene: Any, people: Any, shot: Any) -> None:
+    for who in (None, "ana"):
+        person = people(who, viewport=PHONE)
+        for path in STAFF_PAGES:
+            response = person.page.goto(f"{scene.base}{path}?lang=en")
+            assert response.status == 403, (who, path)
+            person.page.wait_for_selector("body[data-ready='1']")
+            assert person.page.locator("#btn-open, #money-form, #audit, .card").count() == 0          # no empty cards
+            link = person.page.get_by_role("link", name="Log in as staff")
+            assert link.get_attribute("href") == f"/login?next={path}"
+            assert sideways(person.page) <= 0 and serious(person.page) == []
+        if who is None:
+            shot(person.page, "staff-403-visitor-390")
+    # the link leads to the log-in, and back to the page once logged in as staff
+    visitor = people(None)
+    visitor.page.goto(f"{scene.base}/croupier/ruleta?lang=en")
+    visitor.page.get_by_role("link", name="Log in as staff").click()
+    visitor.page.get_by_label("User name", exact=True).first.fill("croupier")
+    visitor.page.locator("#login-pass").fill("secret-pw-2026")
+    visitor.page.locator("#login-submit").click()
+    visitor.page.wait_for_url(f"{scene.base}/croupier/ruleta", timeout=30_000)
+    visitor.page.wait_for_selector("body[data-ready='1']")
+    assert visitor.page.locator("#btn-open").count() == 1
+
+
+def test_each_member_of_staff_sees_the_controls_of_their_roles(scene: Any, people: Any) -> None:
+    plain = people("croupier").open("/croupier/ruleta")
+    assert plain.get_by_role("button", name=re.compile("Void|Correct")).count() == 0
+    assert "table chief" in plain.locator("#chief-note").inner_text()
+    chief = people("jefe").open("/croupier/ruleta")
+    assert chief.get_by_role("button", name="Void the round…").count() == 1
+    assert chief.get_by_role("button", name="Correct the result…").count() == 1
+    # the navigation: the chief reaches the audit of his tables and the books, the croupier neither
+    page = people("jefe").open("/")
+    assert page.locator("header nav a[href='/books']:not([hidden])").count() == 1
+    assert page.locator("header nav a[href='/inspector']:not([hidden])").count() == 1
+    page = people("croupier").open("/")
+    assert page.locator("header nav a[href='/books']:not([hidden]), header nav a[href='/inspector']:not([hidden])").count() == 0
+
+
+def test_no_bets_on_the_layout_reads_a_sentence(scene: Any, people: Any) -> None:
+    page = people("croupier").open("/croupier/bj")
+    page.wait_for_selector("#at-risk-total")
+    text = page.locator("#at-risk").inner_text()
+    assert "null" not in text and text.strip() == "No bets on the layout yet."
+
+
+def test_void_and_correct_ask_a_reason_and_a_second_look_and_the_players_read_it(scene: Any, people: Any, shot: Any) -> None:
+    if scene.call("jefe", "GET", "/api/tables/ruleta")["phase"] != "betting":
+        scene.call("croupier", "POST", "/api/tables/ruleta/confirm")
+        scene.call("croupier", "POST", "/api/tables/ruleta/open")
+        scene.call("luis", "POST", "/api/tables/ruleta/bets", {"bets": [{"kind": "red", "amount": 500}]})
+        scene.call("ana", "POST", "/api/tables/ruleta/bets", {"bets": [{"kind": "dozen", "on": [2], "amount": 700}]})
+    ana = people("ana").open("/tables/ruleta")
+    for size in (DESKTOP, PHONE):
+        page = people("jefe", viewport=size).open("/croupier/ruleta")
+        if size is DESKTOP:
+            page.get_by_label("Result (number, dice as 3,4, or JSON)").fill("17")
+            page.get_by_role("button", name="Key the result").click()
+            page.wait_for_selector("#preview tr[data-bet]")
+        else:
+            scene.call("jefe", "POST", "/api/tables/ruleta/correct", {"value": 17, "reason": "phone view"})
+            page.reload()
+            page.wait_for_selector("#phase[data-phase='confirming']")
+            page.wait_for_selector("#preview tr[data-bet]")          # reloaded: what waits for confirmation is shown
+            page.get_by_label("Result (number, dice as 3,4, or JSON)").fill("17")
+            page.get_by_role("button", name="Correct the result…").click()
+            page.get_by_label("Reason (recorded and shown to the players)").fill("phone view again")
+            page.get_by_role("button", name="Continue").click()
+            page.get_by_role("button", name="Yes, correct the result").click()
+            page.wait_for_selector("#preview tr[data-bet]")
+        net = page.locator("#preview table.settle tbody tr").first.locator("td").nth(5)
+        box, card = net.bounding_box(), page.locator("#preview").bounding_box()
+        assert box is not None and card is not None and net.is_visible()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= min(card["x"] + card["width"], size["width"]) + 1, (box, card)
+        assert re.fullmatch(r"(Net: )?[+−]?€[\d.,]+", net.inner_text().strip())
+        check(page, shot, "console-preview", size)
+    # the correction: a reason, then a second look, then sent
+    page.get_by_label("Result (number, dice as 3,4, or JSON)").fill("20")
+    page.get_by_role("button", name="Correct the result…").click()
+    page.get_by_role("button", name="Continue").click()
+    assert "Write the reason first" in page.locator("#chief-reason-error").inner_text()     # next to the field
+    page.get_by_label("Reason (recorded and shown to the players)").fill("the ball dropped into 20")
+    page.get_by_role("button", name="Continue").click()
+    summary = page.locator("#chief-summary").inner_text()
+    assert "to 20?" in summary and "the ball dropped into 20" in summary
+    page.get_by_role("button", name="Yes, correct the result").click()
+    page.wait_for_function("!document.getElementById('chief-dialog').open")
+    ana.wait_for_selector("#live li:has-text('the ball dropped into 20')")
+    # the void: the same two steps
+    page.get_by_role("button", name="Void the round…").click()
+    page.get_by_label("Reason (recorded and shown to the players)").fill("ball left the wheel")
+    page.get_by_role("button", name="Continue").click()
+    assert "Every stake goes back" in page.locator("#chief-summary").inner_text()
+    shot(page, "staff-console-void-confirm-390")
+    page.get_by_role("button", name="Yes, void the round").click()
+    page.wait_for_selector("#phase[data-phase='closed']")
+    ana.wait_for_selector("#live li:has-text('ball left the wheel')")
+    reasons = [r["data"]["reason"] for r in scene.call("inspector", "GET", "/api/audit/incidents")["items"]]
+    assert reasons[:2] == ["ball left the wheel", "the ball dropped into 20"]
+
+
+@SIZES
+def test_the_cashier_finds_the_player_confirms_and_says_what_is_wrong_by_the_field(scene: Any, people: Any, shot: Any,
+                                                                                   size: dict[str, int]) -> None:
+    page = people("cajero", viewport=size).open("/cashier")
+    page.get_by_role("button", name="Chips in (deposit)").click()
+    assert "Find the player" in page.locator("#cash-user-error").inner_text()
+    page.get_by_label("Player (search by name)").fill("lu")
+    page.get_by_role("button", name=re.compile(r"^luis · balance")).click()
+    assert page.locator("#cash-chosen").inner_text().startswith("Player: luis")
+    for typed, says in (("-5", "cannot be negative"), ("12,3,4", "not an amount"), ("abc", "not an amount"), ("0", "more than zero")):
+        page.get_by_label("Amount (€)").fill(typed)
+        page.get_by_role("button", name="Chips in (deposit)").click()
+        assert says in page.locator("#cash-amount-error").inner_text(), typed
+        assert page.locator("#cash-amount").get_attribute("aria-invalid") == "true"
+        assert page.locator("#cash-confirm").is_hidden()
+    page.get_by_label("Amount (€)").fill("250.50")
+    page.get_by_role("button", name="Chips in (deposit)").click()
+    assert page.locator("#cash-confirm-text").inner_text() == "Deposit €250.50 to luis?"
+    page.get_by_role("button", name="Yes, deposit").click()
+    page.wait_for_selector("#receipt-doc[data-kind='deposit']")
+    balance = scene.call("luis", "GET", "/api/me")["balance"]
+    assert page.locator("#receipt-balance").inner_text() == f"€{balance / 100:,.2f}"
+    assert re.search(r"\b(CET|CEST|GMT\+1|GMT\+2)\b", page.locator("#receipt").inner_text())      # the casino's zone
+    page.get_by_label("Amount (€)").fill(f"{balance / 100 + 1:.2f}")
+    page.get_by_role("button", name="Chips out (withdraw)").click()
+    assert "The player has not enough chips" in page.locator("#cash-amount-error").inner_text()
+    errors = json.loads(page.locator("#page-data").text_content())["errors"]
+    assert errors["insufficient-funds"].startswith("The player has not enough chips")          # the server's refusal too
+    assert page.evaluate("""[...document.querySelectorAll('#wallet td.amount')].every((td) =>
+        !td.textContent.includes('-') && (Number(td.dataset.cents) >= 0 || td.textContent.startsWith('\u2212\u2060')))""")
+    region = page.locator("#wallet .scroll-region")
+    assert region.get_attribute("tabindex") == "0" and region.get_attribute("aria-label")
+    check(page, shot, "cashier", size)
+
+
+@SIZES
+def test_the_audit_log_reads_in_sentences_filters_and_pages(scene: Any, people: Any, shot: Any, size: dict[str, int]) -> None:
+    page = people("inspector", viewport=size).open("/inspector")
+    page.wait_for_selector("#audit li")
+    page.get_by_label("Table", exact=True).select_option("fortuna")
+    page.get_by_role("button", name="Show", exact=True).first.click()
+    page.wait_for_selector("#audit li.folded")
+    assert re.search(r"Rounds 1 to 4: no bets \(\d+ records folded\)", page.locator("#audit li.folded").inner_text())
+    page.get_by_label("Table", exact=True).select_option("ruleta")
+    page.get_by_label("Kind", exact=True).first.select_option(label="Bets and decisions")
+    page.get_by_role("button", name="Show", exact=True).first.click()
+    page.wait_for_function("[...document.querySelectorAll('#audit li')].every((li) => li.dataset.kind === 'bet')")
+    assert "luis bet €5.00 on" in page.locator("#audit").inner_text()
+    page.get_by_label("Staff member or player (user name)").first.fill("ana")
+    page.get_by_role("button", name="Show", exact=True).first.click()
+    page.wait_for_function("![...document.querySelectorAll('#audit li .sentence')].some((s) => s.textContent.startsWith('luis'))")
+    first = page.locator("#audit li").first
+    first.locator("summary").click()                         # the raw record, one click away
+    assert json.loads(first.locator("pre").inner_text())["kind"] == "bet"
+    first.locator("summary").click()
+    # paging: the whole log of the roulette, 25 a page
+    page.get_by_label("Staff member or player (user name)").first.fill("")
+    page.get_by_label("Kind", exact=True).first.select_option(label="All")
+    page.get_by_role("button", name="Show", exact=True).first.click()
+    page.wait_for_function("document.querySelectorAll('#audit li').length === 25")
+    top = page.locator("#audit li").first.get_attribute("data-seq")
+    page.get_by_role("button", name="Older").first.click()
+    page.wait_for_function(f"document.querySelector('#audit li').dataset.seq !== '{top}'")
+    page.get_by_role("button", name="Newer").first.click()
+    page.wait_for_function(f"document.querySelector('#audit li').dataset.seq === '{top}'")
+    assert "Round" in page.locator("#audit").inner_text() and "{" not in page.locator("#audit").inner_text()
+    # voids and corrections with their reasons; the staff log in sentences; times in the casino's zone
+    assert page.locator("#tz-note").inner_text() == "Times on the casino's clock (Europe/Madrid)."
+    staff = page.locator("#staff-log").inner_text()
+    assert "deposited €500.00 to ana's wallet" in staff
+    height = page.evaluate("document.documentElement.scrollHeight")
+    print(f"\ninspector page at {size['width']} px: {height} px tall")
+    assert height < 12_000, height                           # was 25,040 px at 390 px
+    # a negative amount keeps its minus sign on its line (a word joiner after it; amounts never wrap)
+    assert page.evaluate("""[...document.querySelectorAll('#ledger td.amount')].every((td) =>
+        getComputedStyle(td).whiteSpace === 'nowrap' && !/^-/.test(td.textContent))""")
+    check(page, shot, "inspector", size)
+
+
+def test_the_chief_gets_the_audit_of_his_tables_and_links_to_what_he_may_open(scene: Any, people: Any, shot: Any) -> None:
+    for size in (DESKTOP, PHONE):
+        page = people("jefe", viewport=size).open("/inspector")
+        page.wait_for_selector("#audit li")
+        links = page.locator("nav.may-open a")
+        hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
+        assert "/books" in hrefs and "/croupier/ruleta" in hrefs and "#inc-h" in hrefs
+        assert page.locator("#ledger").count() == 0                                   # the ledger is the inspector's
+        assert "ball left the wheel" in page.locator("#incidents").inner_text()
+        check(page, shot, "chief-audit", size)
+
+
+@SIZES
+def test_the_console_fits_and_passes_axe(scene: Any, people: Any, shot: Any, size: dict[str, int]) -> None:
+    for user in ("croupier", "jefe"):
+        page = people(user, viewport=size).open("/croupier/bj")
+        assert "Opening hours: 00:00–24:00" in page.locator("#table-hours").inner_text()
+        assert re.search(r"casino time \d", page.locator("#casino-clock").inner_text())
+        check(page, shot, f"console-{user}", size)
+    lobby = people(None, viewport=size).open("/?lang=en")
+    assert "Opening hours: 00:00–24:00 (Europe/Madrid)" in lobby.locator("tr[data-table='bj']").inner_text()
+
+
+def test_the_staff_pages_speak_spanish(scene: Any, people: Any, shot: Any) -> None:
+    page = people("inspector", lang="es").open("/inspector?lang=es")
+    page.wait_for_selector("#audit li")
+    assert page.locator("#tz-note").inner_text() == "Horas del reloj del casino (Europe/Madrid)."
+    text = page.locator("main").inner_text()
+    assert "Registro del personal" in text and "Jugada" in text and not re.search(r"\b(staff|aud|slog)_[a-z_]+", text)
+    page = people("cajero", lang="es").open("/cashier?lang=es")
+    page.get_by_label("Jugador (buscar por nombre)").fill("an")
+    page.get_by_role("button", name=re.compile(r"^ana · saldo")).click()
+    page.get_by_label("Importe (€)").fill("250,50")
+    page.get_by_role("button", name=re.compile("Entrada de fichas|Ingreso|ingresar", re.I)).first.click()
+    assert page.locator("#cash-confirm-text").inner_text() == "¿Ingresar 250,50\u00a0€ a ana?"
+    shot(page, "staff-cashier-es-1280")
