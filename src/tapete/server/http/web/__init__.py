@@ -178,20 +178,21 @@ def mount(app: FastAPI, server: Server) -> None:
         lang = language(request)
         name = game.name_en if lang == "en" else game.name_es
         info = game.info()
-        panel = rules_panel.build(game, spec.jurisdiction, spec, server.layout(table_id), strings(lang),
-                                  lambda cents: money(lang, cents))
+        jurisdiction = server.config.jurisdiction_of(spec)      # a table without its own: the casino's
+        panel = rules_panel.build(game, jurisdiction, spec, server.layout(table_id), strings(lang),
+                                  lambda cents: money(lang, cents)) if role == "table" else None
         page = {"page": role, "table": summary, "family": family(spec.game), "layout": server.layout(table_id),
                 "kinds": info["kinds"], "verbs": info["verbs"], "outcome_names": list(game.outcome_names),
-                "uses_shoe": game.uses_shoe, "wheel": wheel_order(spec.game), "payouts": payouts(game, spec.jurisdiction),
-                "spot_pays": rules_panel.spot_pays(game, spec.jurisdiction),
+                "uses_shoe": game.uses_shoe, "wheel": wheel_order(spec.game), "payouts": payouts(game, jurisdiction),
+                "spot_pays": rules_panel.spot_pays(game, jurisdiction),
                 "bet_fields": sorted(game.extra_bet_fields),
-                "places": int(spec.table.get("boxes") or spec.seats or boxes_of(game, spec.jurisdiction) or 7)}   # boxes or seats
+                "places": int(spec.table.get("boxes") or spec.seats or boxes_of(game, jurisdiction) or 7)}   # boxes or seats
         if user is not None:                 # a staff page: who is at it, and the table's opening hours
             page["me"] = me_doc(user)
             page["hours"] = opening_hours(spec.hours)
         return render(request, template, f"{summary['name']} · {name}", page, staff_page=user is not None, table=summary,
                       game_name=name, hours=opening_hours(spec.hours), timezone=server.config.casino.timezone,
-                      chief=bool(user and user.has("chief")), rules=panel if role == "table" else None)
+                      chief=bool(user and user.has("chief")), rules=panel)
 
     @app.get("/", include_in_schema=False)
     def lobby(request: Request) -> Response:
