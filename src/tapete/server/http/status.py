@@ -10,6 +10,8 @@ STATUS = {
     "unknown-table": 404, "unknown-bet": 404, "unknown-user": 404, "unknown-round": 404, "unknown-account": 404,
     "wrong-phase": 409, "bet-closed": 409, "insufficient-funds": 409, "table-closed": 409, "table-full": 409,
     "wrong-source": 409, "shoe-exhausted": 409, "user-exists": 409, "out-of-turn": 409, "no-chance": 409,
-    "too-many-attempts": 429, "busy": 503, "cross-origin": 403, "too-large": 413,
+    "too-many-attempts": 429,
+    "self-excluded": 403, "excluded": 403, "loss-limit": 409, "deposit-limit": 409, "session-limit": 409,
+    "document-exists": 409, "busy": 503, "cross-origin": 403, "too-large": 413,
 }
 STATUS.update(circle.STATUS)
