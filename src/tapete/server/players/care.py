@@ -29,7 +29,15 @@ from tapete.core.money import euros as format_cents
 from tapete.server.audit import staff_log
 from tapete.server.config import CasinoConfig
 from tapete.server.money import ledger
-from tapete.server.storage.db import Database, bets, excluded_documents, ledger_tx, player_care, postings, sessions
+from tapete.server.storage.db import (
+    Database,
+    bets,
+    excluded_documents,
+    ledger_tx,
+    player_care,
+    postings,
+    sessions,
+)
 
 KINDS = ("deposit", "loss", "session")      # deposit, loss: cents per 24 hours; session: minutes per play session
 WINDOW_S = 24 * 3600.0
