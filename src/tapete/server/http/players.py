@@ -65,10 +65,10 @@ def install(app: FastAPI, server: Any, Me: Any) -> None:  # noqa: N803 - the dep
         def then(conn: Any) -> None:
             if excluded.is_listed(conn, document):
                 raise identity.FieldError("excluded", "this person is on the register of excluded persons and cannot "
-                                          "open an account here", "document")
+                                          "open an account here", "document", "excluded")
             if conn.execute(select(player_care.c.username).where(player_care.c.document == document)).first() is not None:
                 raise identity.FieldError("document-exists", "an account with this identity document exists already: "
-                                          "one account per person", "document")
+                                          "one account per person", "document", "taken")
             conn.execute(player_care.insert().values(username=name, birth_date=birth.isoformat(), document=document,
                                                      updated_at=care.clock.now()))
 
@@ -76,9 +76,9 @@ def install(app: FastAPI, server: Any, Me: Any) -> None:  # noqa: N803 - the dep
             created = await auth.register_async(name, body.password, security.client_address(request), then=then)
         except IntegrityError:           # the same document registered at the same moment: the database's unique key
             raise identity.FieldError("document-exists", "an account with this identity document exists already: "
-                                      "one account per person", "document") from None
+                                      "one account per person", "document", "taken") from None
         if not created:
-            raise identity.FieldError("user-exists", f"the name {name} is taken: choose another", "username")
+            raise identity.FieldError("user-exists", f"the name {name} is taken: choose another", "username", "taken")
         return {"user": name, "roles": ["player"]}
 
     @app.get("/api/me/care", tags=["player"])

@@ -301,6 +301,7 @@ class Care:
                 "excluded_until": None if state.for_good or state.excluded_until is None else self.when(state.excluded_until),
                 "excluded_for_good": state.for_good,
                 "session": {"started": None if started is None else self.when(started),
-                            "minutes": 0 if started is None else int((now - started) // 60), "net": net},
+                            "minutes": 0 if started is None else int((now - started) // 60),
+                            "seconds": 0 if started is None else int(now - started), "net": net},
                 "reality_check_min": self.settings.reality_check_min, "raise_delay_h": self.settings.raise_delay_h,
                 "help_url": self.settings.help_url}
