@@ -60,7 +60,7 @@ def spin(c: Any) -> None:
 def test_registration_checks_identity_and_says_which_field_is_wrong(make_casino: Any, database_url: str) -> None:
     c = casino(make_casino, database_url)
     wrong = register(c, "con espacio", expect=422)["error"]
-    assert (wrong["field"], wrong["message"]) == ("username", "a user name has no spaces")
+    assert (wrong["field"], wrong["reason"], wrong["message"]) == ("username", "spaces", "a user name has no spaces")
     assert register(c, "nuevo", password="corta", expect=422)["error"]["field"] == "password"
     minor = register(c, "nuevo", birth="2015-01-01", expect=422)["error"]
     assert (minor["code"], minor["field"]) == ("under-age", "birth_date") and "18" in minor["message"]
@@ -189,6 +189,23 @@ def test_a_session_limit_stops_the_bets_when_the_time_is_up(make_casino: Any, da
     c.tokens.pop("ana")
     login(c, "ana")                                                      # a new login: a new session
     c.bet("ana", "ruleta", {"kind": "red", "amount": 1_00})
+
+
+def test_a_player_with_nothing_set_costs_the_bet_path_no_query(make_casino: Any, database_url: str,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lane's hot path: the players with something to check are read in one query for all (every CACHE_S);
+    a player who set nothing is never looked up one by one."""
+    c = casino(make_casino, database_url)
+    c.post("croupier", "/api/tables/ruleta/open", key=None)
+    c.post("luis", "/api/me/limits", {"kind": "loss", "value": 100_00}, key=None)
+    calls = {"state": [], "flagged": 0}
+    state, flagged = care(c).state, care(c).flagged
+    monkeypatch.setattr(care(c), "state", lambda u: calls["state"].append(u) or state(u))
+    monkeypatch.setattr(care(c), "flagged", lambda: calls.__setitem__("flagged", calls["flagged"] + 1) or flagged())
+    for _ in range(5):
+        c.bet("ana", "ruleta", {"kind": "red", "amount": 1_00})
+    c.bet("luis", "ruleta", {"kind": "red", "amount": 1_00})
+    assert "ana" not in calls["state"] and calls["flagged"] <= 2 and "luis" in care(c).flagged()
 
 
 # -- self-exclusion ----------------------------------------------------------------------------------

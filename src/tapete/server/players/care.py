@@ -6,8 +6,9 @@ default) — so "raise the limit and bet at once" bets under the old one. A self
 The checks sit where the money moves: the login (Auth's gate), the cage's deposit (inside its transaction), every
 bet (before it reaches the table's batch) and a seat at a circle table.
 
-The bet path stays cheap: each player's state is cached for CACHE_S (one query per player per CACHE_S, none per
-bet), and a player with no loss limit costs a dictionary look-up. With a loss limit, his bets in this process are
+The bet path stays cheap: the set of players with anything to check (a limit, an exclusion, a listed document) is
+read in one query per process every CACHE_S, so a player with nothing set costs a set look-up and no query at all;
+a flagged player's state is cached for CACHE_S, and one without a loss limit costs a dictionary look-up. With a loss limit, his bets in this process are
 placed one at a time (a lock per player), each after one query of his last 24 hours: two bets sent together cannot
 both pass a limit that only one fits under. Changes made in another process reach this one within CACHE_S.
 """
@@ -97,6 +98,24 @@ class Care:
         self.clock = Clock()
         self._cache: dict[str, CareState] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self._flagged: frozenset[str] = frozenset()
+        self._flagged_here: frozenset[str] = frozenset()    # flagged by this process: counted at once
+        self._flagged_at = -CACHE_S
+
+    def flagged(self) -> frozenset[str]:
+        """The players with something to check, read afresh (one query for all of them)."""
+        with self.db.read() as conn:
+            found = frozenset(r[0] for r in conn.execute(
+                select(player_care.c.username)
+                .select_from(player_care.outerjoin(excluded_documents, excluded_documents.c.document == player_care.c.document))
+                .where(player_care.c.limits.isnot(None) | player_care.c.excluded_until.isnot(None)
+                       | player_care.c.excluded_for_good.is_(True) | excluded_documents.c.document.isnot(None))))
+        self._flagged, self._flagged_at = found | self._flagged_here, time.monotonic()
+        return self._flagged
+
+    def _flag(self, username: str) -> None:
+        self._flagged_here = self._flagged_here | {username}
+        self._flagged = self._flagged | {username}
 
     # -- state ---------------------------------------------------------------------------------------
     def state(self, username: str) -> CareState:
@@ -173,10 +192,15 @@ class Care:
     async def bet(self, table_id: str, username: str, items: list[dict[str, Any]], idem: Any,
                   place: Callable[[str, str, list[dict[str, Any]], Any], Awaitable[Any]]) -> Any:
         """Place a player's bets through `place` (the table's batch writer) once the care allows them."""
+        import anyio.to_thread
+
+        flagged = self._flagged
+        if time.monotonic() - self._flagged_at >= CACHE_S:
+            flagged = await anyio.to_thread.run_sync(self.flagged)
+        if username not in flagged:
+            return await place(table_id, username, items, idem)          # nothing set: no query, no lock
         state = self.cached(username)
         if state is None:
-            import anyio.to_thread
-
             state = await anyio.to_thread.run_sync(self.state, username)
         if not state.limits and not state.excluded_until and not state.for_good and not state.listed:
             return await place(table_id, username, items, idem)          # the plain case: nothing to check
@@ -186,8 +210,6 @@ class Care:
             return await place(table_id, username, items, idem)
         lock = self._locks.setdefault(username, asyncio.Lock())
         async with lock:                  # his bets one at a time in this process: each sees the one before
-            import anyio.to_thread
-
             # the window on the books' own timestamps (the wall clock's): the care's clock moves the limits' times
             lost = await anyio.to_thread.run_sync(self.lost, username, time.time() - WINDOW_S)
             stake = sum(int(i.get("amount") or 0) for i in items)
@@ -251,6 +273,7 @@ class Care:
             self._upsert(conn, username, now, limits=limits)
             staff_log.record(conn, username, "limit-set", username, {"kind": kind, "asked": value, **entry})
         self.forget(username)
+        self._flag(username)
         return self.summary(username)
 
     def exclude(self, username: str, days: int | None) -> dict[str, Any]:
@@ -267,6 +290,7 @@ class Care:
             staff_log.record(conn, username, "self-excluded", username, {"days": days, "until": until})
             conn.execute(delete(sessions).where(sessions.c.username == username))    # logged out everywhere
         self.forget(username)
+        self._flag(username)
         return self.summary(username)
 
     def _upsert(self, conn: Any, username: str, now: float, **values: Any) -> None:
