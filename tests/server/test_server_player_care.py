@@ -111,7 +111,7 @@ def test_an_excluded_document_cannot_register_and_a_listed_player_cannot_log_in(
     assert refused["code"] == "excluded" and "excluded" in refused["message"]
     care(c).forget("pepe")
     assert c.client.get("/api/me", headers=token).status_code == 401                 # loading the list logged him out
-    with pytest.raises(Exception, match="lines 2"):
+    with pytest.raises(Exception, match="line 2 holds"):
         excluded.parse(f"{DNI}\n12345678A\n")
     excluded.load(db, [], actor="operator")                 # taken off the list: he logs in again
     login(c, "pepe")
@@ -300,7 +300,7 @@ def test_the_excluded_command_loads_the_list(tmp_path: Path) -> None:
     listed.write_text(f"document,name\n{DNI},x\n", encoding="utf-8")
     run = subprocess.run([sys.executable, "-m", "tapete.cli", "excluded", "load", str(listed), "--database", url],
                          capture_output=True, text=True, timeout=120)
-    assert run.returncode == 2 and "lines 1" in run.stderr          # the header line is no document: nothing loaded
+    assert run.returncode == 2 and "line 1 holds" in run.stderr          # the header line is no document: nothing loaded
     listed.write_text(f"# from the RGIAJ\n{DNI},x\n{NIE}\n", encoding="utf-8")
     run = subprocess.run([sys.executable, "-m", "tapete.cli", "excluded", "load", str(listed), "--database", url],
                          capture_output=True, text=True, timeout=120)

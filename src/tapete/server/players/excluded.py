@@ -29,7 +29,8 @@ def parse(text: str) -> list[str]:
         except TapeteError:
             bad.append(str(number))
     if bad:
-        raise TapeteError("bad-input", f"lines {', '.join(bad[:20])} hold no valid DNI/NIE: nothing was loaded")
+        lines = f"lines {', '.join(bad[:20])} hold" if len(bad) > 1 else f"line {bad[0]} holds"
+        raise TapeteError("bad-input", f"{lines} no valid DNI/NIE: nothing was loaded")
     return sorted(set(found))
 
 
