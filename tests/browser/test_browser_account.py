@@ -98,7 +98,7 @@ def test_registration_says_what_is_wrong_next_to_each_field(server: LiveServer, 
     assert page.locator("#reg-user-err").inner_text() == ""                            # the old error went away
     assert sideways(page) == 0 and page.evaluate(SMALL_CONTROLS) == []
     assert serious(page) == []
-    shot(page, f"register-{'phone' if size is PHONE else 'desktop'}")
+    shot(page, "phone-register" if size is PHONE else "register")
     document = "00000000T" if size is PHONE else "X1234567L"
     register(page, server.base, f"nueva{size['width']}", "1990-05-17", document, ok=True)
     assert page.locator("#account-link").is_visible()
@@ -135,9 +135,7 @@ def test_the_account_page_fits_reads_plainly_and_passes_axe(server: LiveServer, 
     assert page.evaluate(SMALL_CONTROLS) == []
     plain(page, "ruleta-e", "wallet", "luis:")
     assert serious(page) == []
-    shot(page, f"account-{'phone' if size is PHONE else 'desktop'}")
-    page.screenshot(path=str(shot(page, f"account-{'phone' if size is PHONE else 'desktop'}").with_name(
-        f"account-{'phone' if size is PHONE else 'desktop'}-full.png")), full_page=True)
+    shot(page, "phone-account" if size is PHONE else "account")
 
 
 def test_the_fairness_check_passes_on_a_real_round_and_fails_on_a_tampered_seed(server: LiveServer, people: Any,

@@ -5,6 +5,7 @@ not stop. On SQLite and PostgreSQL. Time is advanced through the care's clock (p
 from __future__ import annotations
 
 import hashlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -255,8 +256,8 @@ def test_staff_have_no_limits_and_the_forms_need_confirmation(make_casino: Any, 
 
 
 # -- the player's record -----------------------------------------------------------------------------
-def test_the_statement_and_rounds_name_tables_and_the_seed_matches_its_commitment(make_casino: Any,
-                                                                                   database_url: str) -> None:
+def test_the_statement_and_rounds_name_tables_and_the_seed_matches_its_commitment(make_casino: Any, database_url: str,
+                                                                                   tmp_path: Path) -> None:
     c = casino(make_casino, database_url)
     c.post("croupier", "/api/tables/ruleta/open", key=None)
     c.bet("ana", "ruleta", {"kind": "red", "amount": 5_00})
@@ -271,6 +272,11 @@ def test_the_statement_and_rounds_name_tables_and_the_seed_matches_its_commitmen
     assert len(rounds) == 1 and rounds[0]["table"] == "Ruleta Uno" and rounds[0]["staked"] == 5_00
     record = c.get("ana", f"/api/rounds/{rounds[0]['id']}")
     assert hashlib.sha256(bytes.fromhex(record["seed"])).hexdigest() == rounds[0]["commitment"] == record["commitment"]
+    saved = tmp_path / "round-1.json"                # what the page's download link saves: `tapete verify` replays it
+    saved.write_text(json.dumps(record), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "tapete.cli", "verify", str(saved)], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
     assert c.get("luis", "/api/me/rounds")["rounds"] == []
     assert c.get("cajero", "/api/me/statement", expect=403)
 
