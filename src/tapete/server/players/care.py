@@ -3,6 +3,7 @@ per 24 hours, the length of a play session), his self-exclusion, and the operato
 
 A lowered limit counts at once; a raised or removed one waits `players.raise_delay_h` (the cooling-off, 24 h by
 default) — so "raise the limit and bet at once" bets under the old one. A self-exclusion cannot be shortened.
+The catalogs are silent on all of it: the reading is docs/rulings.md#player-care.
 The checks sit where the money moves: the login (Auth's gate), the cage's deposit (inside its transaction), every
 bet (before it reaches the table's batch) and a seat at a circle table.
 
