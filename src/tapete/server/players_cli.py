@@ -22,7 +22,7 @@ def load(file: Annotated[str, typer.Argument(help="one DNI/NIE a line ('#' comme
     from tapete.server.storage.opening import open_database
 
     try:
-        documents = excluded.parse(cli_args.read_text(file, "the excluded list", code="bad-input"))
+        documents = excluded.parse(cli_args.read_text(file, "the excluded list"))
         db = open_database(database, must_exist=True)
         out = excluded.load(db, documents, actor="operator", note=(note or "").replace("\x00", "")[:200] or None)
     except TapeteError as exc:

@@ -30,7 +30,7 @@ def parse(text: str) -> list[str]:
             bad.append(str(number))
     if bad:
         lines = f"lines {', '.join(bad[:20])} hold" if len(bad) > 1 else f"line {bad[0]} holds"
-        raise TapeteError("bad-input", f"{lines} no valid DNI/NIE: nothing was loaded")
+        raise TapeteError("bad-document", f"{lines} no valid DNI/NIE: nothing was loaded")
     return sorted(set(found))
 
 
