@@ -130,6 +130,8 @@ CASES: dict[str, list[tuple[list[str], str]]] = {
     "users password": [(["x", "--database", "foo://bar", "--password-stdin"], "--database")],
     "users list": [(["--database", "foo://bar"], "--database"),
                    (["--database", "sqlite:///{folder}/none.db"], "no database file")],
+    "excluded load": [(["{binary}"], "binary"), (["{folder}/missing.txt"], "no file"),
+                      (["{notjson}"], "no valid DNI/NIE")],
     "backup": [(["--database", "sqlite:///{folder}/none.db"], "no database file"),
                (["--database", "foo://bar"], "--database")],
     "restore": [(["{folder}/missing.backup"], "cannot read"), (["{afile}"], "not a backup")],

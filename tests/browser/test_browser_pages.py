@@ -121,6 +121,8 @@ def test_staff_pages_and_lobby(scene: Any, people: Any, shot: Any) -> None:
     shot(page, "login")
     page.get_by_label("User name").nth(1).fill("marta")              # the registration form
     page.locator("#reg-pass").fill("marta-tapete-26")
+    page.locator("#reg-birth").fill("1988-02-29")                     # issue 31: an adult's birth date, her DNI
+    page.locator("#reg-doc").fill("87654321X")
     page.get_by_role("button", name="Open an account").click()
     page.wait_for_url(f"{scene.base}/")
     page.wait_for_selector("#me-user:text-is('marta')")

@@ -42,12 +42,19 @@ def spin(c: Any, rounds: int = 2) -> None:
         c.post("croupier", "/api/tables/ruleta/draw")
 
 
+def _identity(n: int) -> dict[str, str]:
+    """What a registration asks beside the name and password (issue 31): an adult's birth date, a valid DNI."""
+    return {"birth_date": "1990-01-01", "document": f"{n:08d}{'TRWAGMYFPDXBNJZSQVHLCKE'[n % 23]}"}
+
+
 # -- 4. registration ----------------------------------------------------------------------------------
 def test_registration_is_rate_limited_per_address(casino: Any) -> None:
     for i in range(3):
-        r = casino.client.post("/api/register", json={"username": f"nuevo{i}", "password": "a-long-passphrase-9"})
+        r = casino.client.post("/api/register", json={"username": f"nuevo{i}", "password": "a-long-passphrase-9",
+                                                      **_identity(i)})
         assert r.status_code == 200, r.text
-    r = casino.client.post("/api/register", json={"username": "nuevo9", "password": "a-long-passphrase-9"})
+    r = casino.client.post("/api/register", json={"username": "nuevo9", "password": "a-long-passphrase-9",
+                                                  **_identity(9)})
     assert r.status_code == 429 and code(r) == "too-many-attempts"
 
 

@@ -122,11 +122,16 @@ def test_a_burst_of_logins_gets_at_most_the_limit_verified(make_casino: Any, dat
     assert c.client.post("/api/login", json={"username": "ana", "password": PASSWORD}).status_code == 429
 
 
+def _identity(n: int) -> dict[str, str]:
+    """What a registration asks beside the name and password (issue 31): an adult's birth date, a valid DNI."""
+    return {"birth_date": "1990-01-01", "document": f"{n:08d}{'TRWAGMYFPDXBNJZSQVHLCKE'[n % 23]}"}
+
+
 def test_a_burst_of_registrations_gets_at_most_the_limit(make_casino: Any, database_url: str,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     c = make_casino([RULETA], database_url, open_registration=True, register_attempts=3)
-    answers, hashed = _burst(c, monkeypatch, "/api/register", [{"username": f"nuevo{i}", "password": "a-long-passphrase-9"}
-                                                               for i in range(40)])
+    answers, hashed = _burst(c, monkeypatch, "/api/register", [{"username": f"nuevo{i}", "password": "a-long-passphrase-9",
+                                                                **_identity(i)} for i in range(40)])
     assert hashed <= 3 and answers.count(200) == hashed and answers.count(429) == 40 - hashed, (hashed, answers)
 
 

@@ -66,6 +66,10 @@ MATRIX: list[tuple[str, str, Any, Rule]] = [
     ("POST", "/api/register", {"username": "nuevo", "password": "a-long-new-password"}, nobody),   # the cashier's desk here
     ("GET", "/api/me", None, logged_in),
     ("POST", "/api/me/name", {"name": "Nombre {u}"}, only("ana")),
+    ("GET", "/api/me/care", None, only("ana")),                      # issue 31: the player's own, staff have none
+    ("POST", "/api/me/limits", {"kind": "session", "value": 600}, only("ana")),
+    ("GET", "/api/me/statement", None, only("ana")),
+    ("GET", "/api/me/rounds", None, only("ana")),
     ("POST", "/api/users", {"username": "p-{u}", "password": "a-long-new-password"}, only("cajero", "cajera")),
     ("GET", "/api/wallets/luis", None, only("cajero", "cajera", "inspector")),
     ("POST", "/api/cashier/deposit", {"user": "luis", "amount": 100}, only("cajero", "cajera")),
@@ -98,6 +102,7 @@ MATRIX: list[tuple[str, str, Any, Rule]] = [
     ("GET", "/api/rounds", None, logged_in),
     ("GET", "/api/rounds/1", None, logged_in),
     ("POST", "/api/logout", None, logged_in),
+    ("POST", "/api/me/exclusion", {"days": 1, "confirm": True}, only("ana")),   # last: ana is excluded after it
 ]
 
 

@@ -495,6 +495,9 @@ def register(app: typer.Typer) -> None:
     app.command()(verify)
     app.add_typer(audit_app, name="audit")
     app.add_typer(users_app, name="users")
+    from tapete.server.players_cli import excluded_app
+
+    app.add_typer(excluded_app, name="excluded")
     from tapete.server import ops_cli
 
     ops_cli.register(app)

@@ -141,6 +141,17 @@ class Cluster(Strict):
                           f"({', '.join(n.name for n in self.nodes) or 'none configured'})")
 
 
+class Players(Strict):
+    """Responsible gambling (issue 31; docs/operations.md#responsible-gambling): how long a raised limit waits before
+    it counts (a lowered one counts at once), how often the table pages show the reality check, where the help
+    link of every page leads, the age a player registers from."""
+
+    raise_delay_h: float = Field(24.0, ge=24.0, le=24.0 * 90)    # cooling-off of a raised limit: a day at least
+    reality_check_min: float = Field(60.0, ge=5.0, le=24.0 * 60)
+    help_url: str = Field("https://www.jugarbien.es/", pattern=r"^(https?://|/)[^\s<>\"']{0,400}$")
+    minimum_age: int = Field(18, ge=18, le=25)                   # Spain: no gambling under 18
+
+
 class Casino(Strict):
     name: str = "tapete casino"
     jurisdiction: str = "ES"
@@ -163,6 +174,7 @@ class CasinoConfig(Strict):
     casino: Casino = Field(default_factory=Casino)
     security: Security = Field(default_factory=Security)
     cluster: Cluster = Field(default_factory=Cluster)
+    players: Players = Field(default_factory=Players)
     tables: list[TableConfig] = Field(default_factory=list)
     users: list[UserConfig] = Field(default_factory=list)
 

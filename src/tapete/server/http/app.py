@@ -46,7 +46,6 @@ from tapete.server.http.models import (
     NameIn,
     OutcomeIn,
     RebuyIn,
-    RegisterIn,
     RestIn,
     SitIn,
     UserIn,
@@ -55,6 +54,7 @@ from tapete.server.http.models import (
 from tapete.server.http.routing import Router
 from tapete.server.http.status import STATUS
 from tapete.server.money import cage, ledger
+from tapete.server.players.care import Care
 from tapete.server.storage.db import Database, bets, casino_tables, ledger_tx, postings, rounds, users
 from tapete.server.storage.writers import BetWriters
 from tapete.server.tables import circle, privacy, visibility
@@ -109,6 +109,8 @@ class Server:
         self.broadcaster = Broadcaster(self.db)
         self.service = TableService(self.db, config, publish=self.broadcaster.publish_local)
         self.auth = Auth(self.db, config.security)
+        self.care = Care(self.db, config)          # limits, self-exclusion, the excluded list (players/care.py)
+        self.auth.gate = self.care.on_login
         self.ownership: Ownership | ClusterOwnership = Ownership(self.db, [t.id for t in config.tables],
                                                                  on_acquire=self._acquire)
         if node is None and config.cluster.nodes and not self.db.is_sqlite:
@@ -226,6 +228,9 @@ def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: 
     from tapete.server.http import staff_api
 
     staff_api.install(app, server)      # the staff pages' reads: player search, audit for a person
+    from tapete.server.http import players as player_routes
+
+    player_routes.install(app, server, Me)     # registration, the account page's API, limits and exclusion
     from tapete.server.http.api_docs import install as install_api_docs
 
     install_api_docs(app)      # /docs offline: Swagger UI from the package, not a CDN
@@ -404,16 +409,6 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         security.clear_session_cookies(response)
         return {"user": user.username, "logged_out": True}
 
-    @app.post("/api/register", tags=["sessions"])
-    async def register(body: RegisterIn, request: Request) -> dict[str, Any]:
-        """A player opens an account, where the casino allows it (security.register)."""
-        if not server.config.security.open_registration:
-            raise TapeteError("forbidden", "players are registered at the cashier's desk here")
-        check_password(body.password, body.username)
-        if not await auth.register_async(body.username, body.password, security.client_address(request)):
-            raise TapeteError("user-exists", f"the name {body.username} is taken")
-        return {"user": body.username, "roles": ["player"]}
-
     @app.get("/api/me", tags=["sessions"])
     def me(user: Me) -> dict[str, Any]:
         with db.read() as conn:
@@ -474,7 +469,8 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
     def deposit(body: MoneyIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
         """Chips in: the player pays at the cage, the wallet is credited."""
         cashier_for(user, body.user)
-        return cage.deposit(db, body.user, body.amount, user.username, body.memo, idem(user, idempotency_key, request, body))
+        return cage.deposit(db, body.user, body.amount, user.username, body.memo, idem(user, idempotency_key, request, body),
+                            guard=server.care.deposit_guard)
 
     @app.post("/api/cashier/withdraw", tags=["money"])
     def withdraw(body: MoneyIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
@@ -508,7 +504,8 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         if not user.plays():      # staff never play (docs/rulings.md#staff-never-play), not even an older account
             raise TapeteError("forbidden", "only players bet" if not user.has("player") else "staff never play")
         items = [b.model_dump() for b in body.bets]
-        answer = await server.writers.bet(table_id, user.username, items, idem(user, idempotency_key, request, body))
+        answer = await server.care.bet(table_id, user.username, items, idem(user, idempotency_key, request, body),
+                                       server.writers.bet)
         return Response(fanout_dumps(answer), media_type="application/json")
 
     @app.post("/api/tables/{table_id}/acts", tags=["play"])
@@ -538,6 +535,8 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         service.spec(table_id)
         if not user.plays():
             raise TapeteError("forbidden", refusal if not user.has("player") else "staff never play")
+        if action in (circle.sit, circle.rebuy):
+            server.care.check_play(user.username)          # no new stake while excluded or past the session's time
         return action(service, table_id, user.username, *args, idem(user, *key))
 
     @app.post("/api/tables/{table_id}/seats", tags=["play"])

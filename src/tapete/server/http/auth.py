@@ -141,12 +141,16 @@ class Auth:
         self._lock = threading.Lock()
         self._dummy = self.hasher.hash(secrets.token_hex(8))
         self.live = LiveSessions()       # the open streams: they end with their session (live.py)
+        # Called once a login's password is verified, before its session exists (players/care.py: an excluded
+        # player gets none); it raises the refusal.
+        self.gate: Any = None
 
     # -- users -------------------------------------------------------------------------------------
     def create_user(self, username: str, *, password: str | None = None, password_hash: str | None = None,
                     roles: list[str] | tuple[str, ...] = ("player",), tables: list[str] | None = None,
-                    actor: str | None = None) -> bool:
-        """Create a user (and a player's wallet) with a staff-log record of who did; False when the name is taken."""
+                    actor: str | None = None, then: Any = None) -> bool:
+        """Create a user (and a player's wallet) with a staff-log record of who did; False when the name is taken.
+        `then(conn)` runs in the same transaction (a registration's identity: refused, no account is left)."""
         check_roles(roles)
         hashed = password_hash or self.hasher.hash(password or "")
         with self.db.write() as conn:
@@ -157,6 +161,8 @@ class Auth:
             ledger.ensure_account(conn, ledger.wallet(username), owner=username)
             staff_log.record(conn, actor or username, "account-created", username,
                              {"roles": sorted(set(roles)), "tables": tables})
+            if then is not None:
+                then(conn)
         return True
 
     def set_roles(self, username: str, roles: list[str], tables: list[str] | None, actor: str) -> None:
@@ -206,6 +212,14 @@ class Auth:
             self._cache.clear()
         self.live.end(username=username)
 
+    def end_sessions(self, username: str) -> None:
+        """Every session and stream of the account ends (a self-exclusion, an operator's exclusion)."""
+        with self.db.write() as conn:
+            conn.execute(delete(sessions).where(sessions.c.username == username))
+        with self._lock:
+            self._cache.clear()
+        self.live.end(username=username)
+
     def account(self, username: str) -> tuple[User, str] | None:
         """The account and its stored password hash (the casino file's start-up check compares them)."""
         with self.db.read() as conn:
@@ -248,14 +262,15 @@ class Auth:
             raise
         return await anyio.to_thread.run_sync(self._login_end, username, address, ok, ids)
 
-    async def register_async(self, username: str, password: str, address: str) -> bool:
+    async def register_async(self, username: str, password: str, address: str, then: Any = None) -> bool:
         """A player's own account (rate-limited per address like login; hashed in the bounded pool)."""
         import anyio.to_thread
 
         await anyio.to_thread.run_sync(lambda: self.limiter.reserve(f"register:{address}", what="registrations",
                                                                     limit=self.security.register_attempts))
         hashed = await self.hashing(self.hasher.hash, password)
-        return await anyio.to_thread.run_sync(lambda: self.create_user(username, password_hash=hashed, roles=["player"]))
+        return await anyio.to_thread.run_sync(lambda: self.create_user(username, password_hash=hashed, roles=["player"],
+                                                                       then=then))
 
     HASH_QUEUE = 64
 
@@ -295,6 +310,8 @@ class Auth:
         user = self.user(username)
         if user is None:
             raise TapeteError("bad-credentials", "wrong username or password")
+        if self.gate is not None:
+            self.gate(username, user.roles)
         token = secrets.token_urlsafe(32)
         now = time.time()
         expires = now + self.security.session_hours * 3600

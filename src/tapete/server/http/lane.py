@@ -129,7 +129,9 @@ class BetLane:
         idem = (f"{user.username}:{key}", fingerprint("POST", scope["path"], dumped))
         table_id = found.group(1)                      # type: ignore[union-attr]
         try:
-            status, payload = 200, dumps(await self.server.writers.bet(table_id, user.username, items, idem))
+            # the player's limits and exclusion first (players/care.py: a dictionary look-up when he has none)
+            status, payload = 200, dumps(await self.server.care.bet(table_id, user.username, items, idem,
+                                                                    self.server.writers.bet))
         except TapeteError as exc:
             status, payload = STATUS.get(exc.code, 422), dumps(exc.document())
         except Exception as exc:                       # noqa: BLE001 - answered as the stack's outermost layer does

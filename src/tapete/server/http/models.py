@@ -39,11 +39,6 @@ class NameIn(Body):
     name: str = Field(min_length=1, max_length=24)
 
 
-class RegisterIn(Body):
-    username: str = Username
-    password: str = Field(min_length=1, max_length=256)
-
-
 class BetIn(Body):
     """One bet: a kind of the game, an amount in cents, its target `on` where the kind needs one, and the
     game's extra fields (box, seat, ...) in `extra`."""

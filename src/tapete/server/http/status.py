@@ -12,5 +12,7 @@ STATUS = {
     "wrong-source": 409, "shoe-exhausted": 409, "user-exists": 409, "out-of-turn": 409, "no-chance": 409,
     "too-many-attempts": 429, "busy": 503, "cross-origin": 403, "too-large": 413,
     "table-moving": 503, "table-unowned": 503, "owner-lost": 502,      # a cluster's routed writes (routing.py)
+    "self-excluded": 403, "excluded": 403, "loss-limit": 409, "deposit-limit": 409, "session-limit": 409,
+    "document-exists": 409,
 }
 STATUS.update(circle.STATUS)

@@ -61,10 +61,13 @@ def _player(conn: Any, username: str) -> None:
 
 
 def deposit(db: Database, username: str, amount: int, actor: str, memo: str | None = None,
-            idem: tuple[str, str] | None = None) -> dict[str, Any]:
-    """Chips bought at the cage: the cage's cash against the player's wallet."""
+            idem: tuple[str, str] | None = None, guard: Any = None) -> dict[str, Any]:
+    """Chips bought at the cage: the cage's cash against the player's wallet. `guard(conn, username, amount)` runs
+    first in the same transaction (players/care.py: exclusion and the deposit limit) and raises its refusal."""
     def work(conn: Any) -> dict[str, Any]:
         _player(conn, username)
+        if guard is not None:
+            guard(conn, username, amount)
         after = ledger.commit(conn, ledger.Entry("deposit", actor=actor, memo=memo).move("cage", ledger.wallet(username), amount))
         staff_log.record(conn, actor, "deposit", username, {"amount": amount, "tx": after["_tx"]})
         return {"user": username, "amount": amount, "balance": after[ledger.wallet(username)], "tx": after["_tx"]}

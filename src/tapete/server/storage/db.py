@@ -204,6 +204,26 @@ meta_kv = Table(
     Column("flag", Boolean, nullable=True),
 )
 
+# -- the player's care (issue 31, server/players/): identity, limits, exclusion --------------------------------------
+player_care = Table(
+    "player_care", metadata,                               # one row per player who registered or set a limit
+    Column("username", String(64), ForeignKey("users.username"), primary_key=True),
+    Column("birth_date", String(10), nullable=True),       # ISO date, given at registration
+    Column("document", String(16), nullable=True, unique=True),   # DNI/NIE, normalised: one account per person
+    Column("limits", JSON, nullable=True),                 # {"deposit"|"loss"|"session": {"value", "pending", "from"}}
+    Column("excluded_until", Float, nullable=True),        # self-exclusion's end (epoch s); see `excluded_for_good`
+    Column("excluded_for_good", Boolean, nullable=False, default=False, server_default="0"),
+    Column("session_started_at", Float, nullable=True),    # the play session: from the last login
+    Column("updated_at", Float, nullable=False),
+)
+
+excluded_documents = Table(
+    "excluded_documents", metadata,                        # the operator's list of excluded persons (docs/operations.md)
+    Column("document", String(16), primary_key=True),
+    Column("added_at", Float, nullable=False),
+    Column("note", String(200), nullable=True),
+)
+
 
 def database_url(url: str | None = None) -> str:
     return url or os.environ.get("TAPETE_DATABASE_URL") or DEFAULT_URL

@@ -1,7 +1,7 @@
 """The browser front end: server-rendered Jinja2 pages, plain ES-module JavaScript and CSS, shipped as
 package data and served by `tapete serve` itself (no build step, nothing fetched at run time).
 
-Pages: the lobby (/), login (/login), a player's table (/tables/{id}), the croupier's console
+Pages: the lobby (/), login (/login), a player's table (/tables/{id}), his account (/account), the croupier's console
 (/croupier/{id}), the cashier (/cashier) and the inspector (/inspector). Each page is a shell rendered
 here with the table's public summary and the engine's layout; the page's module then reads and acts
 through the same JSON API and WebSocket as any client. Every rule stays in the engine.
@@ -120,7 +120,8 @@ def mount(app: FastAPI, server: Server) -> None:
                 "timezone": server.config.casino.timezone, "errors": errors, **page}
         response = templates.TemplateResponse(request, template, {
             "lang": lang, "t": t, "title": title, "casino": server.config.casino.name, "data": data,
-            "path": request.url.path, "langs": language_links(lang), "st": staff_strings(lang), **context},
+            "path": request.url.path, "langs": language_links(lang), "st": staff_strings(lang),
+            "help_url": server.config.players.help_url, **context},
             status_code=status_code)
         if request.query_params.get("lang") in LANGS:
             response.set_cookie(COOKIE, lang, max_age=365 * 86400, samesite="lax")
@@ -168,7 +169,7 @@ def mount(app: FastAPI, server: Server) -> None:
             return HTMLResponse(templates.get_template("missing.html").render(
                 t=strings(language(request)), lang=language(request), title="404", casino=server.config.casino.name,
                 data={}, path=request.url.path, table_id=table_id, langs=language_links(language(request)),
-                st=staff_strings(language(request))), status_code=404)
+                st=staff_strings(language(request)), help_url=server.config.players.help_url), status_code=404)
         with server.db.read() as conn:
             summary = server.service.summary(conn, table_id)
         summary = server.shown(table_id, summary, None)       # the shell is anyone's: players by display name
@@ -269,6 +270,13 @@ def mount(app: FastAPI, server: Server) -> None:
         lang = language(request)
         return render(request, "login.html", strings(lang)["login"], {
             "page": "login", "open_registration": server.config.security.open_registration})
+
+    @app.get("/account", include_in_schema=False)
+    def account(request: Request) -> Response:
+        """The player's own page (issue 31): statement, rounds with their fairness check, session, limits."""
+        return render(request, "account.html", strings(language(request))["acct_title"], {
+            "page": "account", "timezone": server.config.casino.timezone,
+            "raise_delay_h": server.config.players.raise_delay_h})
 
     @app.get("/tables/{table_id}", include_in_schema=False)
     def player_table(request: Request, table_id: str) -> Response:
