@@ -52,6 +52,7 @@ from tapete.server.http.models import (
     VoidIn,
 )
 from tapete.server.http.status import STATUS
+from tapete.server.jornada import ops as jornada_ops
 from tapete.server.money import cage, ledger
 from tapete.server.storage.db import Database, bets, casino_tables, ledger_tx, postings, rounds, users
 from tapete.server.storage.writers import BetWriters
@@ -201,6 +202,9 @@ def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: 
     security.install(app, config.security)
     app.lane = BetLane(app, server, config.security.max_body_kib * 1024)   # ahead of it all (lane.py)
     routes(app, server)
+    from tapete.server.http import jornada
+
+    app.include_router(jornada.router(server, current_user))    # the jornada and the books (server/jornada)
     from tapete.server.http.api_docs import install as install_api_docs
 
     install_api_docs(app)      # /docs offline: Swagger UI from the package, not a CDN
@@ -600,7 +604,9 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         """The table chief changes the limits, where the jurisdiction allows (the engine decides when)."""
         service.spec(table_id)
         staff(user, table_id, "chief")
-        return service.limits(table_id, user.username, body.values, idem(user, idempotency_key, request, body, required=False))
+        # in a jornada the anticipo is completed and the guarantee recomputed with it (jornada/ops.py)
+        return jornada_ops.limits(service, table_id, user.username, body.values,
+                                  idem(user, idempotency_key, request, body, required=False))
 
     # -- audit -------------------------------------------------------------------------------------
     @app.get("/api/tables/{table_id}/log", tags=["audit"])

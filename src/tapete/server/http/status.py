@@ -3,6 +3,7 @@ the pages (below all three)."""
 
 from __future__ import annotations
 
+from tapete.server.jornada.ops import STATUS as JORNADA_STATUS
 from tapete.server.tables import circle
 
 STATUS = {
@@ -13,3 +14,4 @@ STATUS = {
     "too-many-attempts": 429, "busy": 503, "cross-origin": 403, "too-large": 413,
 }
 STATUS.update(circle.STATUS)
+STATUS.update(JORNADA_STATUS)
