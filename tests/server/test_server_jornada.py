@@ -275,3 +275,24 @@ def test_drop_and_tip_need_an_open_jornada(make_casino: Any, sqlite_url: str) ->
     assert c.post("ana", "/api/tables/ruleta/drop", {"player": "ana", "amount": 100}, expect=403)["error"]["code"] == "forbidden"
     assert c.get("ana", "/api/jornada", expect=403)["error"]["code"] == "forbidden"
     c.post("jefe", "/api/tables/ruleta/jornada/open", {"anticipo": 1000}, expect=409)
+
+
+def test_ledger_and_rounds_take_a_period(make_casino: Any, sqlite_url: str) -> None:
+    """`/api/ledger` and `/api/rounds` answer for a period (`from`, `to`); a period that ends before it starts is refused."""
+    import time
+
+    c = make_casino([ROULETTE], sqlite_url)
+    before = time.time()
+    spin(c, [("ana", {"kind": "straight", "on": [3], "amount": 100})])
+    c.post("cajero", "/api/tables/ruleta/float", {"amount": 5_000, "direction": "fill"})
+    after = time.time() + 1
+    window = c.get("inspector", f"/api/ledger?from={before}&to={after}")["window"]
+    assert window["kinds"]["fill"]["transactions"] == 1 and window["kinds"]["bet"]["transactions"] == 1
+    fill = next(t for t in window["transactions"] if t["kind"] == "fill")
+    assert {(p["account"], p["amount"]) for p in fill["postings"]} == {("bank", -5_000), ("float:ruleta", 5_000)}
+    assert "window" not in c.get("inspector", "/api/ledger")
+    assert c.get("inspector", f"/api/ledger?to={before}")["window"]["count"] == 4   # the opening float, 3 deposits
+    assert len(c.get("ana", f"/api/rounds?table=ruleta&from={before}")["rounds"]) == 1
+    assert c.get("ana", f"/api/rounds?table=ruleta&to={before}")["rounds"] == []
+    assert c.get("ana", "/api/rounds?from=2026-01-01&to=2025-01-01", expect=422)["error"]["code"] == "bad-request"
+    assert c.get("ana", "/api/rounds?from=yesterday", expect=422)["error"]["code"] == "bad-request"

@@ -72,7 +72,7 @@ def test_no_server_errors(api_schema: Any, live_server: Any) -> None:
         user = next((u for word, u in ROLE_OF if word in operation.path), "ana")
         exercise(operation, live_server.tokens[user], live_server.base, calls)
     print(f"schemathesis: {len(calls)} requests over {len(set(calls))} operations")
-    assert len(set(calls)) >= 25 and len(calls) <= 400, (len(set(calls)), len(calls))
+    assert len(set(calls)) >= 25 and len(calls) <= 500, (len(set(calls)), len(calls))   # the jornada's 5 routes: 444
 
 
 def test_openapi_lists_the_api(live_server: Any) -> None:
