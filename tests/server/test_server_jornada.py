@@ -296,3 +296,49 @@ def test_ledger_and_rounds_take_a_period(make_casino: Any, sqlite_url: str) -> N
     assert c.get("ana", f"/api/rounds?table=ruleta&to={before}")["rounds"] == []
     assert c.get("ana", "/api/rounds?from=2026-01-01&to=2025-01-01", expect=422)["error"]["code"] == "bad-request"
     assert c.get("ana", "/api/rounds?from=yesterday", expect=422)["error"]["code"] == "bad-request"
+
+
+def test_no_opening_or_closing_with_bets_on_the_table(make_casino: Any, sqlite_url: str) -> None:
+    c = make_casino([ROULETTE], sqlite_url)
+    c.post("croupier", "/api/tables/ruleta/open", key=None)
+    c.post("jefe", "/api/tables/ruleta/jornada/open", {"anticipo": 100_000})    # betting, nobody has bet yet: fine
+    c.bet("ana", "ruleta", {"kind": "straight", "on": [3], "amount": 100})
+    refused = c.post("jefe", "/api/tables/ruleta/jornada/close", {"float": 100_000}, expect=409)
+    assert refused["error"]["code"] == "round-in-progress"
+
+
+def test_shift_command(make_casino: Any, tmp_path: Any) -> None:
+    """`tapete shift`: the books in euros (human), as JSON and CSV; a bad option is one line and exit 2."""
+    import json
+    import subprocess
+    import sys
+
+    url = f"sqlite:///{tmp_path / 'casino.db'}"
+    c = make_casino([ROULETTE], url)
+    c.post("jefe", "/api/tables/ruleta/jornada/open", {"anticipo": 100_000})
+    c.post("croupier", "/api/tables/ruleta/drop", {"player": "ana", "amount": 5_000})
+    spin(c, [("ana", {"kind": "straight", "on": [3], "amount": 1_000})])
+    c.post("jefe", "/api/tables/ruleta/void", {"reason": "ball-out"}, expect=None)
+    held = house(c)
+    c.post("jefe", "/api/tables/ruleta/jornada/close", {"float": held["float:ruleta"], "drop": 5_000})
+    books = c.get("inspector", "/api/jornada")["jornadas"][0]
+
+    def shift(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "tapete.cli", "shift", "--database", url, *args],
+                              capture_output=True, text=True, timeout=120)
+
+    human = shift()
+    assert human.returncode == 0, human.stderr
+    assert "Table ruleta (roulette-french, ES-AN)" in human.stdout and "opened " in human.stdout
+    assert "1 000.00 €" in human.stdout and "50.00 €" in human.stdout and "staff: croupier, jefe" in human.stdout
+    assert "{" not in human.stdout and "None" not in human.stdout and "null" not in human.stdout
+    doc = json.loads(shift("--json", "--table", "ruleta").stdout)
+    assert doc["tables"]["ruleta"]["win"] == books["win"] and doc["casino"]["drop"] == 5_000
+    lines = shift("--csv").stdout.splitlines()
+    assert lines[0].startswith("level,name,jornadas,opening_float") and lines[-1].startswith("casino,casino,1,100000")
+    for args, code in ((("--from", "ayer"), "bad-request"), (("--json", "--csv"), "bad-option"),
+                       (("--from", "2026-02-01", "--to", "2026-01-01"), "bad-request")):
+        bad = shift(*args)
+        assert bad.returncode == 2 and bad.stderr.startswith(f"error {code}: ") and len(bad.stderr.splitlines()) == 1
+    empty = shift("--from", "2001-01-01", "--to", "2001-01-02")
+    assert empty.returncode == 0 and "No table was opened in a jornada in this period." in empty.stdout

@@ -488,6 +488,7 @@ def register(app: typer.Typer) -> None:
     app.command()(verify)
     app.add_typer(audit_app, name="audit")
     app.add_typer(users_app, name="users")
-    from tapete.server import ops_cli
+    from tapete.server import ops_cli, shift_cli
 
     ops_cli.register(app)
+    app.command("shift")(shift_cli.shift)      # the jornada report (issue 30)

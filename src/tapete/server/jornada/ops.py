@@ -23,14 +23,14 @@ from tapete.server.audit import staff_log
 from tapete.server.jornada import books as bookkeeping
 from tapete.server.jornada import rules
 from tapete.server.money import ledger
-from tapete.server.storage.db import jornadas, ledger_tx, users
+from tapete.server.storage.db import bets, jornadas, ledger_tx, users
 from tapete.server.tables.round_ops import op_limits
 from tapete.server.tables.service import TableService
 from tapete.server.tables.table_ctx import Ctx
 
 STATUS = {"jornada-already-open": 409, "no-jornada": 409, "round-in-progress": 409, "cloth-in-use": 409,
           "cloth-change-refused": 422, "count-mismatch": 422}
-BETWEEN_ROUNDS = ("idle", "settled")
+AT_RISK = ("closed", "acting", "confirming")
 TRONC = "tronc"     # the staff's tips, counted out of the tables' boxes
 
 
@@ -57,8 +57,12 @@ def guarantee(conn: Connection) -> int:
 
 
 def _between_rounds(ctx: Ctx, what: str) -> None:
-    if ctx.row["phase"] not in BETWEEN_ROUNDS:
-        raise TapeteError("round-in-progress", f"table {ctx.table_id}: a round is in play ({ctx.row['phase']}); "
+    """No bet at risk: bets closed and not yet settled, or any open bet (a table the clock drives is opened or
+    closed while it takes bets, before anyone has bet)."""
+    open_bet = ctx.conn.execute(select(bets.c.bet_id).where(bets.c.table_id == ctx.table_id, bets.c.status == "open")
+                                .limit(1)).first()
+    if ctx.row["phase"] in AT_RISK or open_bet is not None:
+        raise TapeteError("round-in-progress", f"table {ctx.table_id}: a round is in play with bets on it; "
                           f"{what} between rounds")
 
 
