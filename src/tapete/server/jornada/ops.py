@@ -262,5 +262,6 @@ def _close(ctx: Ctx, counted: dict[str, int]) -> dict[str, Any]:
 
 
 def _euros(cents: int) -> str:
-    sign = "-" if cents < 0 else ""
-    return f"{sign}€{abs(cents) / 100:,.2f}"
+    from tapete.core.money import euros
+
+    return euros(cents)
