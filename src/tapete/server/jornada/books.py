@@ -66,6 +66,7 @@ def books(conn: Connection, row: dict[str, Any]) -> dict[str, Any]:
     sd = theory["sd"]
     return {
         "jornada": int(row["id"]), "day": row["day"], "table": t, "cloth_of": row.get("cloth_of"), "game": row["game"],
+        "game_name_es": game.name_es, "game_name_en": game.name_en,
         "jurisdiction": row["jurisdiction"], "status": row["status"], "opened_at": row["opened_at"],
         "opened_by": row["opened_by"], "closed_at": row.get("closed_at"), "closed_by": row.get("closed_by"),
         "opening_float": opening, "anticipo_due": int(row["anticipo_due"]), "fills": fills, "credits": credits,
