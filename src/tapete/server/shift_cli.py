@@ -55,7 +55,10 @@ def shift(start: Annotated[str | None, typer.Option("--from", help="the period's
             found = period(conn, a, b, table)
         db.dispose()
     except TapeteError as exc:
-        typer.echo(f"error {exc.code}: {exc.message}", err=True)
+        if as_json:       # as the other commands: --json answers the error document
+            typer.echo(json.dumps(exc.document(), ensure_ascii=False))
+        else:
+            typer.echo(f"error {exc.code}: {exc.message}", err=True)
         raise typer.Exit(2) from None
     if as_json:
         typer.echo(json.dumps(found, indent=1, default=str))

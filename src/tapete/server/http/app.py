@@ -205,7 +205,7 @@ def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: 
     routes(app, server)
     from tapete.server.http import jornada
 
-    app.include_router(jornada.router(server, current_user))    # the jornada and the books (server/jornada)
+    jornada.install(app, server, current_user)    # the jornada and the books (server/jornada)
     from tapete.server.http.api_docs import install as install_api_docs
 
     install_api_docs(app)      # /docs offline: Swagger UI from the package, not a CDN

@@ -6,7 +6,7 @@ per table for the chief and the inspector, and the cage's guarantee."""
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.responses import Response
 from fastapi.templating import Jinja2Templates
 from pydantic import Field, StrictInt
@@ -45,8 +45,10 @@ class TipIn(Body):
     amount: Cents
 
 
-def router(server: Any, current_user: Callable[..., Any]) -> APIRouter:
-    r = APIRouter()
+def install(app: FastAPI, server: Any, current_user: Callable[..., Any]) -> None:
+    """The jornada's routes, on the app itself (an included router shows in `app.routes` as one opaque entry: the
+    role matrix and the API's listing read the routes one by one)."""
+    r = app
     service, db = server.service, server.db
     Me = Annotated[User, Depends(current_user)]
     IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=security.MAX_IDEMPOTENCY_KEY)]
@@ -137,8 +139,6 @@ def router(server: Any, current_user: Callable[..., Any]) -> APIRouter:
             "lang": lang, "t": web.strings(lang), "b": words, "title": words["title"], "casino": server.config.casino.name,
             "data": data, "path": request.url.path, "langs": web.language_links(lang), "state": state,
             "tables": tables}, status_code=status)
-
-    return r
 
 
 # The books page's own words (es, en; Galician and Catalan read the Spanish).
