@@ -343,3 +343,35 @@ def test_shift_command(make_casino: Any, tmp_path: Any) -> None:
     assert both.returncode == 2 and json.loads(both.stdout)["error"]["code"] == "bad-option"
     empty = shift("--from", "2001-01-01", "--to", "2001-01-02")
     assert empty.returncode == 0 and "No table was opened in a jornada in this period." in empty.stdout
+
+
+def test_cloth_rules_per_jurisdiction() -> None:
+    """ES none; ES-IB, ES-GA one; ES-AN between banked card games, as many as `casino.cloth_changes` (default one)."""
+    from tapete.core.errors import TapeteError
+    from tapete.server.jornada.rules import anticipo_due, check_cloth_change
+
+    def refused(*args: Any) -> str:
+        with pytest.raises(TapeteError) as caught:
+            check_cloth_change(*args)
+        assert caught.value.code == "cloth-change-refused"
+        return str(caught.value.source)
+
+    assert refused("ES", 0, None, True).startswith("001")
+    for j in ("ES-IB", "ES-GA"):
+        check_cloth_change(j, 0, None, False)
+        refused(j, 1, 5, True)                   # the casino's option does not lift the text's one change
+    check_cloth_change("ES-AN", 0, None, True)
+    assert "003:690" in refused("ES-AN", 0, None, False)       # a roulette cloth: not a banked card game
+    refused("ES-AN", 1, None, True)
+    check_cloth_change("ES-AN", 2, 3, True)
+    assert anticipo_due(500_000, 100, 200) == 1_000_000 and anticipo_due(500_000, 100, 50) == 500_000
+    assert anticipo_due(100_001, 300, 400) == 133_335           # rounded up to the cent
+
+
+def test_player_banked_theoretical_win_is_the_cagnotte() -> None:
+    """Where players bank (chemin de fer) the house takes no risk: its theoretical win is the cagnotte, sd 0."""
+    from tapete.server.jornada.books import _theory
+
+    out = _theory({"game": "chemin-de-fer", "jurisdiction": "ES"}, [{"bet_id": "b1", "kind": "bank", "amount": 1000}],
+                  house_banked=False, cagnotte=250)
+    assert out["cents"] == 250 and out["sd"] == 0.0 and "cagnotte" in out["strategy"]
