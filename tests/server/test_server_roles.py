@@ -92,6 +92,11 @@ MATRIX: list[tuple[str, str, Any, Rule]] = [
     ("POST", "/api/tables/{t}/correct", {"value": 7}, CHIEFS),
     ("POST", "/api/tables/{t}/void", {"reason": "inspector"}, CHIEFS),
     ("POST", "/api/tables/{t}/limits", {"values": {"minimum": 200}}, CHIEFS),
+    ("POST", "/api/tables/{t}/jornada/open", {"anticipo": 1000}, CHIEFS),          # the jornada (issue 30)
+    ("POST", "/api/tables/{t}/drop", {"player": "luis", "amount": 100}, CROUPIERS),
+    ("POST", "/api/tables/{t}/tip", {"amount": 100}, only("ana")),
+    ("POST", "/api/tables/{t}/jornada/close", {"float": 1}, CHIEFS),
+    ("GET", "/api/jornada", None, only("jefe", "jefa", "inspector")),
     ("GET", "/api/tables/{t}/log", None, only("jefe", "jefa", "inspector", works=True)),
     ("GET", "/api/staff-log", None, only("inspector")),
     ("GET", "/api/players?q=lu", None, only("cajero", "cajera", "inspector")),          # the cashier's search (issue 30)

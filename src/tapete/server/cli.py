@@ -498,6 +498,7 @@ def register(app: typer.Typer) -> None:
     from tapete.server.players_cli import excluded_app
 
     app.add_typer(excluded_app, name="excluded")
-    from tapete.server import ops_cli
+    from tapete.server import ops_cli, shift_cli
 
     ops_cli.register(app)
+    app.command("shift")(shift_cli.shift)      # the jornada report (issue 30)

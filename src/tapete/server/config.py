@@ -56,6 +56,9 @@ class TableConfig(Strict):
     # circle poker: seconds after a hand before its seed (which rebuilds every hole card) reaches the players;
     # None: when the table's session ends (it closes outside its hours). The inspector reads it at once.
     seed_delay: Seconds | None = Field(None, ge=0)
+    # a reversible cloth (000:314; 002:254; 003:690): tables naming the same physical table are its cloths, each with
+    # its own number and books; the jornada lets one play at a time and counts the game changes (server/jornada)
+    cloth_of: str | None = Field(None, pattern=r"^[a-z0-9][a-z0-9-]{0,47}$")
 
     @field_validator("hours")
     @classmethod
@@ -157,6 +160,9 @@ class Casino(Strict):
     jurisdiction: str = "ES"
     timezone: str = "Europe/Madrid"         # the casino's clock: opening hours and every time the staff pages show
     currency: str = "EUR"
+    # game changes of a reversible cloth per jornada where the text fixes no number (ES-AN: 003:690); None: one, as
+    # ES-IB and ES-GA (000:314; 002:254). docs/rulings.md#reversible-cloths
+    cloth_changes: int | None = Field(None, ge=0)
 
     @field_validator("timezone")
     @classmethod

@@ -53,6 +53,8 @@ from tapete.server.http.models import (
 )
 from tapete.server.http.routing import Router
 from tapete.server.http.status import STATUS
+from tapete.server.jornada import ops as jornada_ops
+from tapete.server.jornada import window as periods
 from tapete.server.money import cage, ledger
 from tapete.server.players.care import Care
 from tapete.server.storage.db import Database, bets, casino_tables, ledger_tx, postings, rounds, users
@@ -231,6 +233,9 @@ def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: 
     from tapete.server.http import players as player_routes
 
     player_routes.install(app, server, Me)     # registration, the account page's API, limits and exclusion
+    from tapete.server.http import jornada
+
+    jornada.install(app, server, current_user)    # the jornada and the books (server/jornada)
     from tapete.server.http.api_docs import install as install_api_docs
 
     install_api_docs(app)      # /docs offline: Swagger UI from the package, not a CDN
@@ -486,14 +491,26 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         return cage.float_move(db, table_id, body.amount, body.direction, user.username, idem(user, idempotency_key, request, body))
 
     @app.get("/api/ledger", tags=["audit"])
-    def ledger_view(user: Me) -> dict[str, Any]:
-        """The ledger's invariants checked from the postings, and every house account's balance."""
+    def ledger_view(user: Me, start: Annotated[str | None, Query(alias="from", max_length=40)] = None,
+                    end: Annotated[str | None, Query(alias="to", max_length=40)] = None,
+                    limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> dict[str, Any]:
+        """The ledger's invariants checked from the postings, and every house account's balance; with `from` or
+        `to` (ISO time or epoch seconds), the period's transactions too: counted per kind, the first `limit` listed."""
         casino_wide(user, "inspector", "cashier", "chief")
+        since, until = window(start, end)
         with db.snapshot() as conn:
             report = ledger.check(conn)
             report["house_accounts"] = {a: b for a, b in ledger.balances(conn).items() if not a.startswith("wallet:")}
             report["wallets_total"] = sum(b for a, b in ledger.balances(conn).items() if a.startswith("wallet:"))
+            if since is not None or until is not None:
+                report["window"] = periods.transactions(conn, since, until, limit)
         return report
+
+    def window(start: str | None, end: str | None) -> tuple[float | None, float | None]:
+        zone = server.config.casino.timezone
+        a, b = periods.parse_time(start, "from", zone), periods.parse_time(end, "to", zone)
+        periods.check_order(a, b)
+        return a, b
 
     # -- play --------------------------------------------------------------------------------------
     @app.post("/api/tables/{table_id}/bets", tags=["play"], response_model=None)
@@ -627,7 +644,9 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
         """The table chief changes the limits, where the jurisdiction allows (the engine decides when)."""
         service.spec(table_id)
         staff(user, table_id, "chief")
-        return service.limits(table_id, user.username, body.values, idem(user, idempotency_key, request, body, required=False))
+        # in a jornada the anticipo is completed and the guarantee recomputed with it (jornada/ops.py)
+        return jornada_ops.limits(service, table_id, user.username, body.values,
+                                  idem(user, idempotency_key, request, body, required=False))
 
     # -- audit -------------------------------------------------------------------------------------
     @app.get("/api/tables/{table_id}/log", tags=["audit"])
@@ -659,11 +678,19 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
 
     @app.get("/api/rounds", tags=["audit"])
     def round_list(user: Me, table: Annotated[str | None, Query(max_length=64)] = None,
-                   limit: Annotated[int, Query(ge=1, le=200)] = 20) -> dict[str, Any]:
+                   limit: Annotated[int, Query(ge=1, le=200)] = 20,
+                   start: Annotated[str | None, Query(alias="from", max_length=40)] = None,
+                   end: Annotated[str | None, Query(alias="to", max_length=40)] = None) -> dict[str, Any]:
+        """The last rounds (newest first), of one table and of a period (`from`, `to`: opened within them)."""
         q = select(rounds.c.id, rounds.c.table_id, rounds.c.number, rounds.c.status, rounds.c.commitment,
                    rounds.c.seed, rounds.c.opened_at, rounds.c.settled_at).order_by(rounds.c.id.desc()).limit(limit)
         if table is not None:
             q = q.where(rounds.c.table_id == table)
+        since, until = window(start, end)
+        if since is not None:
+            q = q.where(rounds.c.opened_at >= since)
+        if until is not None:
+            q = q.where(rounds.c.opened_at < until)
         with db.read() as conn:
             return {"rounds": [dict(r) for r in conn.execute(q).mappings()]}
 

@@ -3,6 +3,7 @@ the pages (below all three)."""
 
 from __future__ import annotations
 
+from tapete.server.jornada.ops import STATUS as JORNADA_STATUS
 from tapete.server.tables import circle
 
 STATUS = {
@@ -16,3 +17,4 @@ STATUS = {
     "document-exists": 409,
 }
 STATUS.update(circle.STATUS)
+STATUS.update(JORNADA_STATUS)

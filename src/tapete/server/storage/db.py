@@ -197,6 +197,30 @@ staff_log = Table(
     Column("hash", String(64), nullable=False),
 )
 
+jornadas = Table(
+    "jornadas", metadata,                                  # a table's jornada: opened with its anticipo, closed counted
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("day", String(10), nullable=False),             # the casino's jornada (its date; jornada/rules.py)
+    Column("table_id", String(64), nullable=False),
+    Column("cloth_of", String(64), nullable=True),         # the physical table whose reversible cloth this is
+    Column("game", String(64), nullable=False),
+    Column("jurisdiction", String(8), nullable=False),
+    Column("status", String(8), nullable=False),           # open closed
+    Column("opened_at", Float, nullable=False),
+    Column("opened_by", String(64), nullable=True),
+    Column("anticipo", BigInteger, nullable=False),        # the float counted in (cents)
+    Column("anticipo_due", BigInteger, nullable=False),    # the float the limits in force call for (completed on a change)
+    Column("minimum", BigInteger, nullable=True),          # the minimum at the opening: the anticipo's basis
+    Column("open_mark", Integer, nullable=False),          # ledger_tx ids after this one are the jornada's...
+    Column("closed_at", Float, nullable=True),
+    Column("closed_by", String(64), nullable=True),
+    Column("close_mark", Integer, nullable=True),          # ...up to (not including) this one
+    Column("counted", JSON, nullable=True),                # what the chief counted at the closing
+    Column("books", JSON, nullable=True),                  # the books as closed
+    Index("ix_jornadas_table", "table_id", "status"),
+    Index("ix_jornadas_day", "day"),
+)
+
 meta_kv = Table(
     "meta_kv", metadata,
     Column("key", String(64), primary_key=True),

@@ -1,7 +1,7 @@
 """the player's care (issue 31): identity, limits and self-exclusion per player; the operator's excluded documents
 
 Revision ID: 0007_player_care
-Revises: 0005
+Revises: 0006_jornada
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0007_player_care'
-down_revision = '0005'
+down_revision = '0006_jornada'
 branch_labels = None
 depends_on = None
 
