@@ -101,7 +101,7 @@ def test_registration_says_what_is_wrong_next_to_each_field(server: LiveServer, 
     shot(page, "phone-register" if size is PHONE else "register")
     document = "00000000T" if size is PHONE else "X1234567L"
     register(page, server.base, f"nueva{size['width']}", "1990-05-17", document, ok=True)
-    assert page.locator("#account-link").is_visible()
+    page.wait_for_selector("#account-link", state="visible")          # shown once the page knows who logged in
     register(page, server.base, f"otra{size['width']}", "1990-05-17", document)           # the same person again
     assert "one account per person" in page.locator("#reg-doc-err").inner_text()
 

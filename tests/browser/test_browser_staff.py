@@ -144,8 +144,13 @@ def test_void_and_correct_ask_a_reason_and_a_second_look_and_the_players_read_it
             page.get_by_role("button", name="Yes, correct the result").click()
             page.wait_for_selector("#preview tr[data-bet]")
         net = page.locator("#preview table.settle tbody tr").first.locator("td").nth(5)
-        box, card = net.bounding_box(), page.locator("#preview").bounding_box()
-        assert box is not None and card is not None and net.is_visible()
+        for _ in range(40):                  # the stream may redraw the preview between two reads: read it whole
+            net.wait_for(state="visible")
+            box, card = net.bounding_box(), page.locator("#preview").bounding_box()
+            if box is not None and card is not None:
+                break
+            page.wait_for_timeout(250)
+        assert box is not None and card is not None
         assert box["x"] >= 0 and box["x"] + box["width"] <= min(card["x"] + card["width"], size["width"]) + 1, (box, card)
         assert re.fullmatch(r"(Net: )?[+−]?€[\d.,]+", net.inner_text().strip())
         check(page, shot, "console-preview", size)

@@ -194,7 +194,7 @@ def test_a_void_says_what_happens_to_the_stakes(scene: Any, people: Any) -> None
     assert "every stake goes back" not in feed
     void_line = page.locator("#live li[data-kind='void']").first.inner_text()
     assert void_line == "Round voided by the table chief: “the ball left the wheel”"   # the chief's cause, in words
-    assert page.locator("#my-bets li[data-bet]").count() == 1                     # the red bet still on the cloth
+    page.wait_for_function("document.querySelectorAll('#my-bets li[data-bet]').length === 1")   # the red bet rides
 
 
 def test_a_zeros_half_back_is_reported_against_the_zeros_round(scene: Any, people: Any) -> None:
