@@ -238,7 +238,7 @@ def test_the_audit_log_reads_in_sentences_filters_and_pages(scene: Any, people: 
     page.get_by_label("Staff member or player (user name)").first.fill("")
     page.get_by_label("Kind", exact=True).first.select_option(label="All")
     page.get_by_role("button", name="Show", exact=True).first.click()
-    page.wait_for_function("document.querySelectorAll('#audit li').length === 25")
+    page.wait_for_function("document.querySelectorAll('#audit li').length === 25", timeout=30_000)
     top = page.locator("#audit li").first.get_attribute("data-seq")
     page.get_by_role("button", name="Older").first.click()
     page.wait_for_function(f"document.querySelector('#audit li').dataset.seq !== '{top}'")
@@ -266,7 +266,8 @@ def test_the_chief_gets_the_audit_of_his_tables_and_links_to_what_he_may_open(sc
         hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
         assert "/books" in hrefs and "/croupier/ruleta" in hrefs and "#inc-h" in hrefs
         assert page.locator("#ledger").count() == 0                                   # the ledger is the inspector's
-        assert "ball left the wheel" in page.locator("#incidents").inner_text()
+        page.wait_for_function("document.querySelector('#incidents').textContent.includes('ball left the wheel')",
+                               timeout=30_000)            # the incidents list loads on its own request
         check(page, shot, "chief-audit", size)
 
 

@@ -14,7 +14,7 @@ ROULETTE = {"id": "ru", "game": "roulette-french", "jurisdiction": "ES", "auto":
 
 def play(c: Any) -> None:
     c.post("croupier", "/api/tables/ru/open", key=None)
-    c.bet("ana", "ru", {"kind": "red", "amount": 500})
+    c.bet("ana", "ru", {"kind": "dozen", "on": [1], "amount": 500})     # a dozen loses on zero: settled whatever the ball
     c.bet("luis", "ru", {"kind": "straight", "on": [17], "amount": 100})
     if c.post("croupier", "/api/tables/ru/close")["phase"] == "closed":
         c.post("croupier", "/api/tables/ru/draw")
