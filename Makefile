@@ -29,7 +29,7 @@ run: venv
 # the browser files together, on one worker). It leaves the tree as it found it: screenshots go
 # to build/screenshots, caches and databases to ignored folders.
 test: deps venv
-	$(BIN)/python -m pytest -n auto --dist loadgroup
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 # Refresh the screenshots docs/browser.md shows (the browser tests, writing into docs/screenshots).
 screenshots: deps venv

@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -134,17 +135,26 @@ def test_the_files_a_test_run_makes_are_ignored() -> None:
 
 
 def test_a_parallel_run_keeps_each_file_and_all_browser_files_on_one_worker() -> None:
-    """tests/conftest.py gives every test an xdist_group: its file, or 'browser' for the browser suite."""
+    """tests/conftest.py schedules each file as one unit of work, and all the browser files as one."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert re.search(r"^\t\$\(BIN\)/python -m pytest -n auto --dist loadgroup$", makefile, re.M)
+    assert re.search(r"^\t\$\(BIN\)/python -m pytest -n auto --dist loadfile$", makefile, re.M)
     spec = importlib.util.spec_from_file_location("tests_conftest_probe", ROOT / "tests" / "conftest.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
 
-    class Item:
-        def __init__(self, path: str) -> None:
-            self.path = ROOT / path
+    class Config:
+        def __init__(self, dist: str) -> None:
+            self.dist = dist
 
-    assert module.xdist_group(Item("tests/browser/test_browser_cards.py"), ROOT) == "browser"
-    assert module.xdist_group(Item("tests/browser/test_browser_craps.py"), ROOT) == "browser"
-    assert module.xdist_group(Item("tests/server/test_server_crash.py"), ROOT) == "tests/server/test_server_crash.py"
+        def getvalue(self, name: str) -> str:
+            return self.dist
+
+        def getoption(self, name: str, default: Any = None) -> Any:
+            return {"dist": self.dist, "maxschedchunk": None}.get(name, default)
+
+    assert module.pytest_xdist_make_scheduler(Config("load"), None) is None
+    scheduler = module.pytest_xdist_make_scheduler(Config("loadfile"), None)
+    split = scheduler._split_scope
+    assert split("tests/browser/test_browser_cards.py::test_a[390x844]") == "browser"
+    assert split("tests/browser/test_browser_craps.py::test_b") == "browser"
+    assert split("tests/server/test_server_crash.py::test_c[sqlite]") == "tests/server/test_server_crash.py"

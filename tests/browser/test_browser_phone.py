@@ -218,12 +218,15 @@ def test_tripoker_coup_keeps_the_croupiers_hand_after_settlement(scene: Any, peo
     page.wait_for_selector("#my-bets li[data-bet]")
     scene.call("croupier", "POST", "/api/tables/tripoker/close")
     page.wait_for_selector(".pk-hand[data-box='3'] button.verb[data-verb='call']")
+    page.wait_for_selector(".pk-hand[data-box='3'] .pcard >> nth=2")
+    page.wait_for_selector("#pk-house .pcard.back >> nth=2")
     mine = page.locator(".pk-hand[data-box='3'] .pcard").all_inner_texts()
     assert len(mine) == 3 and page.locator(".pk-hand[data-box='3'] .pcard.back").count() == 0
     assert page.locator("#pk-house .pcard.back").count() == 3                          # hidden while deciding
     page.locator(".pk-hand[data-box='3'] button.verb[data-verb='call']").tap()
     page.wait_for_selector("#phase[data-phase='settled']")
     page.wait_for_selector("#pk-house:not([data-combo=''])")
+    page.wait_for_selector("#pk-house .pcard:not(.back) >> nth=2")
     dealer = page.locator("#pk-house .pcard:not(.back)").all_inner_texts()
     assert len(dealer) == 3 and page.locator("#pk-house .pcard.back").count() == 0      # kept, face up
     assert page.locator("#pk-house-combo").inner_text().strip() != ""

@@ -8,7 +8,6 @@ sentences with its filters and pages, axe-core with no serious or critical viola
 from __future__ import annotations
 
 import json
-import os
 import re
 from typing import Any
 
@@ -215,8 +214,6 @@ def test_the_cashier_finds_the_player_confirms_and_says_what_is_wrong_by_the_fie
     check(page, shot, "cashier", size)
 
 
-@pytest.mark.skipif(bool(os.environ.get("PYTEST_XDIST_WORKER")), reason="reads the log the file's earlier tests wrote: "
-                    "under pytest-xdist it finds fewer records than in file order (under investigation); run with -n 0")
 @SIZES
 def test_the_audit_log_reads_in_sentences_filters_and_pages(scene: Any, people: Any, shot: Any, size: dict[str, int]) -> None:
     page = people("inspector", viewport=size).open("/inspector")
@@ -261,8 +258,6 @@ def test_the_audit_log_reads_in_sentences_filters_and_pages(scene: Any, people: 
     check(page, shot, "inspector", size)
 
 
-@pytest.mark.skipif(bool(os.environ.get("PYTEST_XDIST_WORKER")), reason="reads the log the file's earlier tests wrote: "
-                    "under pytest-xdist it finds fewer records than in file order (under investigation); run with -n 0")
 def test_the_chief_gets_the_audit_of_his_tables_and_links_to_what_he_may_open(scene: Any, people: Any, shot: Any) -> None:
     for size in (DESKTOP, PHONE):
         page = people("jefe", viewport=size).open("/inspector")

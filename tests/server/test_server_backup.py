@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,10 @@ def play_under_load(c: Any, take_backup: Any) -> tuple[int, int, Any]:
     worker.start()
     try:
         for _ in range(3):                                   # settled rounds before the backup
+            landed = count()
+            deadline = time.monotonic() + 30
+            while count() == landed and time.monotonic() < deadline:   # a loaded machine: the bettor's turn comes
+                time.sleep(0.02)
             c.post("croupier", "/api/tables/ru/close", expect=None)
             c.post("croupier", "/api/tables/ru/draw", expect=None)
             c.post("croupier", "/api/tables/ru/open", key=None, expect=None)

@@ -128,6 +128,9 @@ def test_two_nodes_behind_haproxy(postgres: Any, tmp_path: Path) -> None:
         wait_for(lambda: all(p.sent > sent[p.name_] + 2 for p in gamblers), timeout=30,
                  what="every table taking bets again through the front")
         served_s = time.monotonic() - killed
+        # the front marks the node down after its failed checks (fall 3 x inter), which may come after the takeover
+        wait_for(lambda: re.search(rf"Server tapete/{victim} is DOWN", front.log.read_text(encoding="utf-8", errors="replace")),
+                 timeout=15, what="haproxy to mark the killed node down")
         stop.set()
         for p in gamblers:
             p.join(60)
