@@ -15,7 +15,7 @@ from collections.abc import Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Header, Path, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Path, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy import func, select, update
@@ -26,7 +26,7 @@ from tapete.server.audit import chains as audit
 from tapete.server.audit import staff_log
 from tapete.server.config import CasinoConfig
 from tapete.server.http import live, roster, security, views, web
-from tapete.server.http.auth import Auth, User, check_password
+from tapete.server.http.auth import Auth, Me, User, check_password
 from tapete.server.http.fanout import Fanout
 from tapete.server.http.fanout import drain as _drain
 from tapete.server.http.fanout import dumps as fanout_dumps
@@ -69,23 +69,6 @@ log = logging.getLogger("tapete.server")
 
 
 
-async def current_user(request: Request, authorization: Annotated[str | None, Header()] = None) -> User:
-    """The caller, from the bearer token or the browser's session cookie (401 without a valid one; a
-    cookie's state-changing request needs its CSRF token): from the session cache on the event loop, from
-    the database in a worker thread on a miss."""
-    import anyio.to_thread
-
-    token, from_cookie = security.request_token(request, authorization)
-    if from_cookie:
-        security.check_csrf(request)
-    auth = request.app.state.server.auth
-    user = auth.cached(token)
-    if user is not None:
-        return user
-    return await anyio.to_thread.run_sync(auth.authenticate, token)
-
-
-Me = Annotated[User, Depends(current_user)]
 IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=security.MAX_IDEMPOTENCY_KEY)]
 
 
@@ -232,10 +215,10 @@ def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: 
     staff_api.install(app, server)      # the staff pages' reads: player search, audit for a person
     from tapete.server.http import players as player_routes
 
-    player_routes.install(app, server, Me)     # registration, the account page's API, limits and exclusion
+    player_routes.install(app, server)     # registration, the account page's API, limits and exclusion
     from tapete.server.http import jornada
 
-    jornada.install(app, server, current_user)    # the jornada and the books (server/jornada)
+    jornada.install(app, server)    # the jornada and the books (server/jornada)
     from tapete.server.http.api_docs import install as install_api_docs
 
     install_api_docs(app)      # /docs offline: Swagger UI from the package, not a CDN

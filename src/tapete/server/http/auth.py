@@ -14,10 +14,11 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from fastapi import Depends, Header, Request
 from sqlalchemy import delete, func, insert, select, text, update
 
 from tapete.core.errors import TapeteError
@@ -30,6 +31,7 @@ from tapete.server.accounts import (  # noqa: F401 - the policy, re-exported for
 )
 from tapete.server.audit import staff_log
 from tapete.server.config import Security
+from tapete.server.http import security
 from tapete.server.http.live import LiveSessions
 from tapete.server.money import ledger
 from tapete.server.storage.db import Database, attempts, sessions, users
@@ -54,6 +56,26 @@ class User:
 
     def works(self, table_id: str) -> bool:
         return self.tables is None or table_id in self.tables
+
+
+
+async def current_user(request: Request, authorization: Annotated[str | None, Header()] = None) -> User:
+    """The caller, from the bearer token or the browser's session cookie (401 without a valid one; a
+    cookie's state-changing request needs its CSRF token): from the session cache on the event loop, from
+    the database in a worker thread on a miss. Every route that needs a caller depends on this one function."""
+    import anyio.to_thread
+
+    token, from_cookie = security.request_token(request, authorization)
+    if from_cookie:
+        security.check_csrf(request)
+    auth = request.app.state.server.auth
+    user = auth.cached(token)
+    if user is not None:
+        return user
+    return await anyio.to_thread.run_sync(auth.authenticate, token)
+
+
+Me = Annotated[User, Depends(current_user)]
 
 
 class RateLimiter:

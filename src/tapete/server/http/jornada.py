@@ -3,17 +3,16 @@ per table for the chief and the inspector, and the cage's guarantee."""
 
 # no `from __future__ import annotations`: FastAPI reads the routes' annotations, local to `router`, at runtime
 
-from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Header, Query, Request
+from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import Response
 from fastapi.templating import Jinja2Templates
 from pydantic import Field, StrictInt
 
 from tapete.core.errors import TapeteError
 from tapete.server.http import security, web
-from tapete.server.http.auth import User
+from tapete.server.http.auth import Me, User
 from tapete.server.http.models import Body, Cents, Username
 from tapete.server.jornada import ops, report
 from tapete.server.jornada.window import check_order, parse_time
@@ -45,12 +44,11 @@ class TipIn(Body):
     amount: Cents
 
 
-def install(app: FastAPI, server: Any, current_user: Callable[..., Any]) -> None:
+def install(app: FastAPI, server: Any) -> None:
     """The jornada's routes, on the app itself (an included router shows in `app.routes` as one opaque entry: the
     role matrix and the API's listing read the routes one by one)."""
     r = app
     service, db = server.service, server.db
-    Me = Annotated[User, Depends(current_user)]
     IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=security.MAX_IDEMPOTENCY_KEY)]
 
     def idem(user: User, key: str | None, request: Request, body: Any) -> tuple[str, str]:

@@ -2,7 +2,7 @@
 play session), the limits he sets and his self-exclusion. The rules are in server/players/; these are the doors.
 
 (No `from __future__ import annotations` here: the routes are declared inside `install`, and FastAPI reads their
-annotations, which name `install`'s own `Me`, when each route is declared.)
+annotations when each route is declared.)
 """
 
 from datetime import datetime
@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 
 from tapete.core.errors import TapeteError
 from tapete.server.http import security
+from tapete.server.http.auth import Me
 from tapete.server.players import excluded, identity, record
 from tapete.server.storage.db import player_care
 
@@ -42,7 +43,7 @@ class ExclusionIn(_Body):
     confirm: Literal[True]                               # the page's "I understand it cannot be undone early"
 
 
-def install(app: FastAPI, server: Any, Me: Any) -> None:  # noqa: N803 - the dependency's name in every route
+def install(app: FastAPI, server: Any) -> None:
     care, auth, db = server.care, server.auth, server.db
 
     def player(user: Any) -> None:

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import Depends, FastAPI, Header, Query, Request
+from fastapi import FastAPI, Query
 from sqlalchemy import func, or_, select
 
 from tapete.core.errors import TapeteError
 from tapete.server.audit import browse
-from tapete.server.http import security
-from tapete.server.http.auth import User
+from tapete.server.http.auth import Me, User
 from tapete.server.money import ledger
 from tapete.server.storage.db import bets, users
 
@@ -30,22 +29,6 @@ Before = Annotated[int | None, Query(ge=1, le=2**31 - 1, description="the page a
 Limit = Annotated[int, Query(ge=1, le=200)]
 
 
-async def _me(request: Request, authorization: Annotated[str | None, Header()] = None) -> User:
-    """The caller, as app.py's `current_user` finds it: the bearer token or the session cookie (401 without a
-    valid one), from the session cache, else the database in a worker thread."""
-    import anyio.to_thread
-
-    token, from_cookie = security.request_token(request, authorization)
-    if from_cookie:
-        security.check_csrf(request)
-    auth = request.app.state.server.auth
-    user = auth.cached(token)
-    if user is not None:
-        return user
-    return await anyio.to_thread.run_sync(auth.authenticate, token)
-
-
-Me = Annotated[User, Depends(_me)]
 
 
 def filters(kind: str | None, actor: str | None, since: float | None, until: float | None, before: int | None,
