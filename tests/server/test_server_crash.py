@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import threading
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -23,62 +22,11 @@ from tapete.server.audit import chains as audit
 from tapete.server.money import ledger
 from tapete.server.storage.db import bets, ledger_tx, normalise_url, postings
 
-from .conftest import PASSWORD, ServerProcess, write_config  # type: ignore[import-not-found]
+from .conftest import PASSWORD, Player, ServerProcess, write_config  # type: ignore[import-not-found]
 
 PLAYERS = {f"p{i}": 50_000 for i in range(8)}
 FAST = {"id": "ruleta", "game": "roulette-french", "jurisdiction": "ES", "auto": True,
         "table": {"minimum": 100}, "timing": {"bets": 0.35, "spin": 0.05, "pause": 0.05}}
-
-
-class Player(threading.Thread):
-    """Bets straight-ups and dozens (never pending) until told to stop; retries a failed request with the
-    same key and body, so it learns the outcome of every request it ever sent."""
-
-    def __init__(self, name: str, base: list[str], stop: threading.Event) -> None:
-        super().__init__(daemon=True)
-        self.name_, self.base, self.stop_ = name, base, stop
-        self.known: dict[str, int] = {}          # bet id -> amount, as the server answered
-        self.errors: list[str] = []
-        self.sent = 0
-        self.retried = 0                         # requests whose answer the crash swallowed, sent again
-
-    def run(self) -> None:
-        client = httpx.Client(timeout=3.0)
-        token = None
-        pending: tuple[str, dict[str, Any]] | None = None
-        n = 0
-        while True:
-            if pending is None:
-                if self.stop_.is_set():
-                    break
-                n += 1
-                bet = {"kind": "straight", "on": [n % 37], "amount": 100} if n % 2 else {"kind": "dozen", "on": [n % 3 + 1], "amount": 200}
-                pending = (uuid.uuid4().hex, {"bets": [bet]})
-            try:
-                if token is None:
-                    r = client.post(f"{self.base[0]}/api/login", json={"username": self.name_, "password": PASSWORD})
-                    token = r.json()["token"]
-                r = client.post(f"{self.base[0]}/api/tables/ruleta/bets", json=pending[1],
-                                headers={"Authorization": f"Bearer {token}", "Idempotency-Key": pending[0]})
-            except (httpx.HTTPError, KeyError, ValueError):
-                self.retried += 1
-                time.sleep(0.05)              # the server is down: retry the same request
-                continue
-            if r.status_code == 200:
-                for b in r.json()["bets"]:
-                    self.known[b["id"]] = b["amount"]
-                self.sent += 1
-                pending = None
-            elif r.status_code == 409:         # between rounds: the same request later (it did nothing)
-                time.sleep(0.02)
-                if self.stop_.is_set():
-                    pending = None
-            elif r.status_code == 401:
-                token = None
-            else:
-                self.errors.append(f"{r.status_code} {r.text}")
-                pending = None
-        client.close()
 
 
 def wait_settled(url: str, timeout: float = 20.0) -> None:
@@ -104,7 +52,8 @@ def check_books(url: str, players: list[Player]) -> dict[str, Any]:
             rows = {r["bet_id"]: dict(r) for r in conn.execute(select(bets)).mappings()}
             for p in players:                  # no bet lost, none invented
                 mine = {b: r["amount"] for b, r in rows.items() if r["player"] == p.name_}
-                assert mine == p.known, (p.name_, set(mine) ^ set(p.known))
+                told = {bet: amount for (_, bet), amount in p.known.items()}
+                assert mine == told, (p.name_, set(mine) ^ set(told))
             per_bet = conn.execute(
                 select(postings.c.bet_id, ledger_tx.c.kind, func.count())
                 .join(ledger_tx, ledger_tx.c.id == postings.c.tx_id)
@@ -141,7 +90,7 @@ def test_sigkill_mid_round_under_load(backend: str, tmp_path: Path, request: pyt
     server = ServerProcess(config, url).start()
     base = [server.base]
     stop = threading.Event()
-    players = [Player(name, base, stop) for name in PLAYERS]
+    players = [Player(name, "ruleta", base, stop, timeout=3.0) for name in PLAYERS]
     try:
         for p in players:
             p.start()
@@ -255,7 +204,7 @@ def test_two_processes_share_postgres_and_take_over(postgres: Any, tmp_path: Pat
         watcher = threading.Thread(target=watch, daemon=True)
         watcher.start()
         bases = {name: [first.base if i % 2 else second.base] for i, name in enumerate(PLAYERS)}
-        players = [Player(name, bases[name], stop) for name in PLAYERS]
+        players = [Player(name, "ruleta", bases[name], stop, timeout=3.0) for name in PLAYERS]
         for p in players:
             p.start()
         wait_for(lambda: outcomes(seen), timeout=60, what="the stream on the second process to see the first one's spins")

@@ -22,7 +22,7 @@ from tapete.server.money import ledger
 from tapete.server.storage.db import bets, ledger_tx, normalise_url, postings
 from tapete.server.tables.cluster import preferred
 
-from .conftest import PASSWORD, ServerProcess, free_port, write_config  # type: ignore[import-not-found]
+from .conftest import PASSWORD, Player, ServerProcess, free_port, write_config  # type: ignore[import-not-found]
 from .test_server_crash import PLAYERS, wait_settled  # type: ignore[import-not-found]
 
 TAKEOVER_S = 10.0
@@ -73,61 +73,6 @@ def wait_for(predicate: Any, timeout: float = 30.0, what: str = "") -> float:
 def login(base: str, user: str) -> dict[str, str]:
     token = httpx.post(f"{base}/api/login", json={"username": user, "password": PASSWORD}, timeout=10).json()["token"]
     return {"Authorization": f"Bearer {token}"}
-
-
-class Player(threading.Thread):
-    """Bets on its table through `base[0]` until told to stop; a failed request is sent again with the same
-    key and body, so the player learns the outcome of every request it sent."""
-
-    def __init__(self, name: str, table: str, base: list[str], stop: threading.Event, timeout: float = 20.0) -> None:
-        super().__init__(daemon=True)
-        self.timeout = timeout
-        self.accepted_at: list[float] = []           # when each accepted answer came (monotonic)
-        self.name_, self.table, self.base, self.stop_ = name, table, base, stop
-        self.known: dict[tuple[str, str], int] = {}     # (table, bet id) -> amount, as the server answered
-        self.errors: list[str] = []
-        self.sent = self.retried = 0
-        self.owners: set[str] = set()
-
-    def run(self) -> None:
-        client = httpx.Client(timeout=httpx.Timeout(self.timeout, connect=2.0))
-        token: str | None = None
-        pending: tuple[str, dict[str, Any]] | None = None
-        n = 0
-        while True:
-            if pending is None:
-                if self.stop_.is_set():
-                    break
-                n += 1
-                bet = {"kind": "straight", "on": [n % 37], "amount": 100} if n % 2 else {"kind": "dozen", "on": [n % 3 + 1], "amount": 200}
-                pending = (uuid.uuid4().hex, {"bets": [bet]})
-            try:
-                if token is None:
-                    token = client.post(f"{self.base[0]}/api/login", json={"username": self.name_, "password": PASSWORD}).json()["token"]
-                r = client.post(f"{self.base[0]}/api/tables/{self.table}/bets", json=pending[1],
-                                headers={"Authorization": f"Bearer {token}", "Idempotency-Key": pending[0]})
-            except (httpx.HTTPError, KeyError, ValueError):
-                self.retried += 1
-                time.sleep(0.05)
-                continue
-            if r.status_code == 200:
-                for b in r.json()["bets"]:
-                    self.known[(self.table, b["id"])] = b["amount"]
-                self.owners.add(r.headers.get("x-tapete-owner", "here"))
-                self.accepted_at.append(time.monotonic())
-                self.sent += 1
-                pending = None
-            elif r.status_code in (409, 502, 503):     # between rounds, or the table changing hands: the same again
-                self.retried += r.status_code != 409
-                time.sleep(0.02)
-                if self.stop_.is_set() and r.status_code == 409:
-                    pending = None
-            elif r.status_code == 401:
-                token = None
-            else:
-                self.errors.append(f"{r.status_code} {r.text}")
-                pending = None
-        client.close()
 
 
 def check_books(url: str, players: list[Player]) -> dict[str, Any]:
