@@ -158,8 +158,7 @@ def cite_command(citation: Annotated[str, typer.Argument(help="NNN:LINE or NNN:F
     try:
         lines = describe(citation)
     except ValueError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        cli_args.refuse("bad-option", str(exc))
     for line in lines:
         typer.echo(line)
 

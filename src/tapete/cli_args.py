@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from tapete.core.errors import TapeteError
 
@@ -129,3 +129,17 @@ def first_line(exc: BaseException) -> str:
     """An exception's first line (a driver's own message, without its traceback), at most 200 characters."""
     text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
     return text[0][:200] if text else type(exc).__name__
+
+
+def one_line(message: str) -> str:
+    """A message on one line whatever it quotes: an argument a user typed may hold line breaks of any kind
+    (a vertical tab, U+2028, a file separator), and a refusal is read as one line."""
+    return " ".join(message.split())
+
+
+def refuse(code: str, message: str) -> NoReturn:
+    """A command's refusal: `error <code>: <message>` on one line of stderr, exit 2 (never a traceback)."""
+    import typer
+
+    typer.echo(f"error {code}: {one_line(message)}", err=True)
+    raise typer.Exit(2)

@@ -27,6 +27,8 @@ from typing import Any
 
 from typer.core import TyperGroup
 
+from tapete import cli_args
+
 try:        # typer >= 0.2x carries its own click; older ones use click itself
     from typer import _click as click
     from typer.exceptions import Abort
@@ -120,7 +122,7 @@ def io_failure(exc: OSError, argv: list[str]) -> int:
 def say(code: str, message: str, argv: list[str], *, json_ok: bool = True) -> int:
     """One line: the error document on stdout where the command speaks JSON, else on stderr (also when stdout
     cannot take the document: a full device). Exit code 2 (141 when stdout's reader has gone)."""
-    message = " ".join(message.split())
+    message = cli_args.one_line(message)
     if json_ok and speaks_json(argv):
         try:
             print(json.dumps({"error": {"code": code, "message": message}}, ensure_ascii=False))

@@ -339,8 +339,9 @@ AUDIT_TEXT = ("table_id", "prev_hash", "hash", "kind")
 
 def _error(code: str, message: str) -> NoReturn:
     """One line on stderr, exit 2 (issue 16: no traceback at the command line)."""
-    typer.echo(f"error {code}: {message}", err=True)
-    raise typer.Exit(2)
+    from tapete import cli_args
+
+    cli_args.refuse(code, message)
 
 
 def _document(exc: Any) -> NoReturn:
@@ -410,13 +411,13 @@ def _is_terminal(stream: Any) -> bool:
 
 
 def _run(fn) -> None:  # type: ignore[no-untyped-def]
+    from tapete import cli_args
     from tapete.core.errors import TapeteError
 
     try:
         fn()
     except TapeteError as exc:
-        typer.echo(f"error {exc.code}: {exc.message}", err=True)
-        raise typer.Exit(2) from None
+        cli_args.refuse(exc.code, exc.message)
 
 
 def _roles(role: list[str]) -> list[str]:

@@ -18,8 +18,9 @@ Database_ = Annotated[str | None, typer.Option("--database", help="database URL 
 
 
 def _fail(exc: Any) -> None:
-    typer.echo(f"error {exc.code}: {exc.message}", err=True)
-    raise typer.Exit(2)
+    from tapete import cli_args
+
+    cli_args.refuse(exc.code, exc.message)
 
 
 def _open(database: str | None) -> Any:

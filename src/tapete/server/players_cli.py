@@ -26,7 +26,6 @@ def load(file: Annotated[str, typer.Argument(help="one DNI/NIE a line ('#' comme
         db = open_database(database, must_exist=True)
         out = excluded.load(db, documents, actor="operator", note=(note or "").replace("\x00", "")[:200] or None)
     except TapeteError as exc:
-        typer.echo(f"error {exc.code}: {exc.message}", err=True)
-        raise typer.Exit(2) from None
+        cli_args.refuse(exc.code, exc.message)
     players = f"; logged out: {', '.join(out['players'])}" if out["players"] else ""
     typer.echo(f"{out['documents']} documents on the excluded list{players}")

@@ -35,6 +35,7 @@ def shift(start: Annotated[str | None, typer.Option("--from", help="the period's
           database: Annotated[str | None, typer.Option("--database", help="database URL (default: $TAPETE_DATABASE_URL "
                                                        "or sqlite:///tapete.db)")] = None) -> None:
     """The jornada report: each table's books for the period, per game, per cloth and for the casino."""
+    from tapete import cli_args
     from tapete.core.errors import TapeteError
     from tapete.server.jornada.report import period
     from tapete.server.jornada.window import check_order, parse_time
@@ -58,7 +59,7 @@ def shift(start: Annotated[str | None, typer.Option("--from", help="the period's
         if as_json:       # as the other commands: --json answers the error document
             typer.echo(json.dumps(exc.document(), ensure_ascii=False))
         else:
-            typer.echo(f"error {exc.code}: {exc.message}", err=True)
+            cli_args.refuse(exc.code, exc.message)
         raise typer.Exit(2) from None
     if as_json:
         typer.echo(json.dumps(found, indent=1, default=str))
