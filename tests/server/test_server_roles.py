@@ -96,6 +96,9 @@ MATRIX: list[tuple[str, str, Any, Rule]] = [
     ("POST", "/api/tables/{t}/drop", {"player": "luis", "amount": 100}, CROUPIERS),
     ("POST", "/api/tables/{t}/tip", {"amount": 100}, only("ana")),
     ("POST", "/api/tables/{t}/jornada/close", {"float": 1}, CHIEFS),
+    ("POST", "/api/tables/{t}/disputes", {"round": 1, "reason": "short paid"}, only("jefe", "jefa", "inspector", works=True)),
+    ("POST", "/api/tables/{t}/disputes/999/close", {"outcome": "upheld", "note": "paid"},
+     only("jefe", "jefa", "inspector", works=True)),
     ("GET", "/api/jornada", None, only("jefe", "jefa", "inspector")),
     ("GET", "/api/tables/{t}/log", None, only("jefe", "jefa", "inspector", works=True)),
     ("GET", "/api/staff-log", None, only("inspector")),
@@ -133,7 +136,8 @@ def _fresh_token(c: Any, user: str) -> dict[str, str]:
 def test_every_endpoint_is_in_the_matrix(casino: Any) -> None:
     routes = {(m, r.path) for r in casino.client.app.routes if r.path.startswith("/api/") and hasattr(r, "methods")
               for m in r.methods if m != "HEAD"}
-    listed = {(m, p.split("?")[0].replace("{t}", "{table_id}").replace("/1", "/{round_id}").replace("/luis", "/{username}"))
+    listed = {(m, p.split("?")[0].replace("{t}", "{table_id}").replace("/1", "/{round_id}").replace("/luis", "/{username}")
+                 .replace("/999/", "/{dispute_id}/"))
               for m, p, _, _ in MATRIX}
     assert routes - listed == set(), "an endpoint without its row in the role matrix"
 
