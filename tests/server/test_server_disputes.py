@@ -121,3 +121,22 @@ def test_every_refusal_is_an_error_document(make_casino: Any, database_url: str)
     c.get("jefa", "/api/audit/incidents?table=rng", expect=403)
     assert c.get("jefa", "/api/audit/incidents")["items"] == []
     c.ledger()
+
+
+def test_who_receives_a_disputes_particulars_on_the_stream() -> None:
+    """visibility.stream_record: the table's staff and the inspector receive who, why and how much; the player who
+    disputes, another player, a visitor and a restricted chief of another table receive the bare fact."""
+    from tapete.server.tables.visibility import TableFacts, Viewer, stream_record
+
+    table = TableFacts("rng", "roulette-french", hidden=False, circle=False, player_banked=False)
+    opened = {"kind": "dispute", "actor": "jefe", "data": {"round": 3, "phase": "betting", "dispute": 7, "player": "ana",
+                                                            "reason": "paid short", "claim": 500}}
+    closed = {"kind": "dispute-close", "actor": "jefe", "data": {"round": 3, "phase": "betting", "dispute": 7, "player": "ana",
+                                                                 "claim": 500, "outcome": "upheld", "note": "recounted"}}
+    for viewer in (Viewer("jefe", frozenset({"chief"})), Viewer("croupier", frozenset({"croupier"})),
+                   Viewer("inspector", frozenset({"inspector"}))):
+        assert stream_record(opened, viewer, table) == opened and stream_record(closed, viewer, table) == closed
+    for viewer in (Viewer("ana", frozenset({"player"})), Viewer("luis", frozenset({"player"})), Viewer(),
+                   Viewer("jefa", frozenset({"chief"}), ("otra",))):
+        assert stream_record(opened, viewer, table)["data"] == {"round": 3, "phase": "betting", "dispute": 7}
+        assert stream_record(closed, viewer, table)["data"] == {"round": 3, "phase": "betting", "dispute": 7, "outcome": "upheld"}
