@@ -351,3 +351,9 @@ def test_the_chief_records_a_dispute_and_the_inspector_closes_it(scene: Any, peo
     check(inspector, shot, "inspector-disputes", size)
     inspector.locator("#inc-h").scroll_into_view_if_needed()
     shot(inspector, f"staff-inspector-disputes-list-{size['width']}")
+    if size is DESKTOP:                                     # the same in Spanish, the claim in euros the Spanish way
+        es = people("inspector", lang="es").open("/inspector?lang=es")
+        said = es.locator("#incident-list li", has_text=reason).locator(".sentence")
+        said.wait_for()
+        assert said.inner_text().startswith(f"jefe registra una reclamación de luis sobre la jugada 1 en Ruleta en vivo. "
+                                            f"Motivo: {reason}. Importe reclamado: 25,50\u00a0€. Estimada por inspector el ")
