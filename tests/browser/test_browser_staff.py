@@ -302,7 +302,8 @@ def test_the_chief_records_a_dispute_and_the_inspector_closes_it(scene: Any, peo
                                                                  size: dict[str, int]) -> None:
     """The chief's "Record a dispute…": the round, who disputes and the claim checked by their fields, the reason
     required, a second look in a sentence, then recorded; the inspector reads it in a sentence (the claim in euros)
-    and closes it with an outcome and a note, after a second look; the plain croupier has no such control."""
+    and closes it with an outcome and a note, after a second look; the player reads on his account page that his
+    complaint was upheld; the plain croupier has no such control."""
     assert people("croupier", viewport=size).open("/croupier/ruleta").get_by_role("button", name="Record a dispute…").count() == 0
     page = people("jefe", viewport=size).open("/croupier/ruleta")
     page.get_by_role("button", name="Record a dispute…").click()
@@ -351,6 +352,16 @@ def test_the_chief_records_a_dispute_and_the_inspector_closes_it(scene: Any, peo
     check(inspector, shot, "inspector-disputes", size)
     inspector.locator("#inc-h").scroll_into_view_if_needed()
     shot(inspector, f"staff-inspector-disputes-list-{size['width']}")
+    # luis reads on his account page how his complaint ended (never the staff's reason or note)
+    account = people("luis", viewport=size).open("/account")
+    mine = account.locator("#acct-complaints li[data-status='upheld']").first
+    mine.wait_for()
+    assert re.fullmatch(r"Your complaint about round 1 at Ruleta en vivo was upheld on \d{4}-\d\d-\d\d \d\d:\d\d\. "
+                        r"You claimed €25\.50\.", mine.inner_text().strip()), mine.inner_text()
+    assert reason not in account.locator("main").inner_text() and "camera" not in account.locator("main").inner_text()
+    assert sideways(account) <= 0 and raw_text(account) == []
+    account.locator("#acct-complaints-h").scroll_into_view_if_needed()
+    shot(account, f"account-complaints-{size['width']}")
     if size is DESKTOP:                                     # the same in Spanish, the claim in euros the Spanish way
         es = people("inspector", lang="es").open("/inspector?lang=es")
         said = es.locator("#incident-list li", has_text=reason).locator(".sentence")

@@ -53,10 +53,18 @@ def test_a_chief_records_a_dispute_and_the_inspector_closes_it_once(make_casino:
     opened = c.get("inspector", "/api/audit/incidents")["items"]
     assert [(r["action"], r["actor"], r["seq"], r["status"], r["closed"]) for r in opened] == \
         [("dispute", "jefe", number, "open", None)]
+    # ana reads on her account page that it is recorded (never the staff's reason); luis has none
+    mine = c.get("ana", "/api/me/disputes")["disputes"]
+    assert [(d["dispute"], d["table"], d["round"], d["claim"], d["status"], d["closed"]) for d in mine] == \
+        [(number, "Ruleta francesa", 1, 2_500, "open", None)] and "reason" not in mine[0]
+    assert c.get("luis", "/api/me/disputes")["disputes"] == []
+    c.get("jefe", "/api/me/disputes", expect=403)
     # closed by the inspector, upheld, with a note
     shut = c.post("inspector", f"/api/tables/rng/disputes/{number}/close", {"outcome": "upheld", "note": "the camera shows it"})
     assert shut == {"table": "rng", "dispute": number, "round": 1, "outcome": "upheld", "note": "the camera shows it",
                     "player": "ana", "claim": 2_500, "status": "upheld"}
+    mine = c.get("ana", "/api/me/disputes")["disputes"]
+    assert mine[0]["status"] == "upheld" and mine[0]["closed"] and "note" not in mine[0]
     item = c.get("jefe", "/api/audit/incidents")["items"][0]
     assert item["status"] == "upheld" and item["closed"]["by"] == "inspector" and item["closed"]["note"] == "the camera shows it"
     assert item["data"] == {"round": 1, "player": "ana", "reason": "the ball jumped after no va más", "claim": 2_500}

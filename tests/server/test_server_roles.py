@@ -70,6 +70,7 @@ MATRIX: list[tuple[str, str, Any, Rule]] = [
     ("POST", "/api/me/limits", {"kind": "session", "value": 600}, only("ana")),
     ("GET", "/api/me/statement", None, only("ana")),
     ("GET", "/api/me/rounds", None, only("ana")),
+    ("GET", "/api/me/disputes", None, only("ana")),                 # the player's own complaints (issue 30)
     ("POST", "/api/users", {"username": "p-{u}", "password": "a-long-new-password"}, only("cajero", "cajera")),
     ("GET", "/api/wallets/luis", None, only("cajero", "cajera", "inspector")),
     ("POST", "/api/cashier/deposit", {"user": "luis", "amount": 100}, only("cajero", "cajera")),

@@ -1,10 +1,13 @@
 """The disputes' routes (server/tables/disputes.py): a table's chief or the inspector records a player's dispute
 about a round, and closes it later, upheld or dismissed, with a note. They move no money; a retried request with
-the same Idempotency-Key (optional) is answered from the first without recording twice."""
+the same Idempotency-Key (optional) is answered from the first without recording twice. The player reads his own
+on his account page (`GET /api/me/disputes`): recorded, upheld or dismissed."""
 
 # no `from __future__ import annotations`: FastAPI reads the routes' annotations at runtime
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
+from zoneinfo import ZoneInfo
 
 from fastapi import FastAPI, Header, Path, Request
 from pydantic import Field, StrictInt, StringConstraints
@@ -13,6 +16,7 @@ from tapete.core.errors import TapeteError
 from tapete.server.http import security
 from tapete.server.http.auth import Me, User
 from tapete.server.http.models import MAX_CENTS, Body
+from tapete.server.players import record
 from tapete.server.tables import disputes
 
 # The same bounds as a void's reason (models.VoidIn), and never only blanks.
@@ -36,6 +40,10 @@ class DisputeCloseIn(Body):
     note: Reason
 
 
+def when(ts: float | None, zone: ZoneInfo) -> str | None:
+    return None if ts is None else datetime.fromtimestamp(ts, zone).strftime("%Y-%m-%d %H:%M")
+
+
 def install(app: FastAPI, server: Any) -> None:
     """The routes, on the app itself (the role matrix and the API's listing read the routes one by one)."""
     service = server.service
@@ -56,6 +64,21 @@ def install(app: FastAPI, server: Any) -> None:
                               f"not by {user.username}")
         if not user.works(table):
             raise TapeteError("forbidden", f"{user.username} does not work table {table}")
+
+    @app.get("/api/me/disputes", tags=["player"])
+    def my_disputes(user: Me) -> dict[str, Any]:
+        """The caller's own disputes (the player's account page): which round at which table, the claim, when it was
+        recorded and whether it is open, upheld or dismissed (when), times in the casino's zone; never the staff's
+        reason or note."""
+        if not user.plays():
+            raise TapeteError("forbidden", "only players have disputes of their own")
+        zone = ZoneInfo(server.config.casino.timezone)
+        names = record.table_names(server.config)
+        with server.db.read() as conn:
+            found = disputes.of_player(conn, user.username)
+        return {"timezone": server.config.casino.timezone, "disputes": [
+            {"dispute": d["dispute"], "table": names.get(d["table"], d["table"]), "round": d["round"], "claim": d["claim"],
+             "status": d["status"], "recorded": when(d["at"], zone), "closed": when(d["closed_at"], zone)} for d in found]}
 
     @app.post("/api/tables/{table_id}/disputes", tags=["chief"])
     def record_dispute(table_id: str, body: DisputeIn, user: Me, request: Request,

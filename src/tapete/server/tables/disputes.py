@@ -122,3 +122,23 @@ def annotate(conn: Connection, items: list[dict[str, Any]]) -> list[dict[str, An
         out.append(i)
     return out
 
+
+def of_player(conn: Connection, username: str, limit: int = 20, scan: int = 2000) -> list[dict[str, Any]]:
+    """The player's own disputes, newest first (the last `scan` disputes of the casino looked at): table, round,
+    claim, when recorded, and how each stands (open, upheld, dismissed, when). Never the staff's reason or note."""
+    q = (select(staff_log_table.c.seq, staff_log_table.c.ts, staff_log_table.c.subject, staff_log_table.c.data)
+         .where(staff_log_table.c.action == OPEN).order_by(staff_log_table.c.seq.desc()).limit(scan))
+    mine = []
+    for seq, ts, subject, data in conn.execute(q):
+        data = data if isinstance(data, dict) else {}
+        if data.get("player") == username:
+            mine.append({"dispute": int(seq), "table": subject, "round": data.get("round"), "claim": data.get("claim"),
+                         "at": float(ts)})
+            if len(mine) >= limit:
+                break
+    done = closings(conn, {m["table"] for m in mine}) if mine else {}
+    for m in mine:
+        end = done.get(m["dispute"])
+        m["status"] = end["outcome"] if end else "open"
+        m["closed_at"] = end["at"] if end else None
+    return mine
