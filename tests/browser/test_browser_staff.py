@@ -295,3 +295,76 @@ def test_the_staff_pages_speak_spanish(scene: Any, people: Any, shot: Any) -> No
     page.get_by_role("button", name=re.compile("Entrada de fichas|Ingreso|ingresar", re.I)).first.click()
     assert page.locator("#cash-confirm-text").inner_text() == "¿Ingresar 250,50\u00a0€ a ana?"
     shot(page, "staff-cashier-es-1280")
+
+
+@SIZES
+def test_the_chief_records_a_dispute_and_the_inspector_closes_it(scene: Any, people: Any, shot: Any,
+                                                                 size: dict[str, int]) -> None:
+    """The chief's "Record a dispute…": the round, who disputes and the claim checked by their fields, the reason
+    required, a second look in a sentence, then recorded; the inspector reads it in a sentence (the claim in euros)
+    and closes it with an outcome and a note, after a second look; the player reads on his account page that his
+    complaint was upheld; the plain croupier has no such control."""
+    assert people("croupier", viewport=size).open("/croupier/ruleta").get_by_role("button", name="Record a dispute…").count() == 0
+    page = people("jefe", viewport=size).open("/croupier/ruleta")
+    page.get_by_role("button", name="Record a dispute…").click()
+    rnd = page.get_by_label("Round disputed")
+    assert rnd.input_value() == page.locator("#round").inner_text().strip()           # the round in play, to start with
+    rnd.fill("1")
+    page.get_by_label("Player who disputes").fill("luis")
+    page.get_by_label("Amount claimed in euros (optional)").fill("-3")
+    page.get_by_role("button", name="Continue").click()
+    assert "Write the amount claimed in euros" in page.locator("#dispute-claim-error").inner_text()   # by its field
+    page.get_by_label("Amount claimed in euros (optional)").fill("25.50")
+    page.get_by_role("button", name="Continue").click()
+    assert "Write the reason first" in page.locator("#chief-reason-error").inner_text()
+    reason = f"paid short at {size['width']} px"
+    page.get_by_label("Reason (recorded; the players do not see it)").fill(reason)
+    shot(page, f"staff-console-dispute-form-{size['width']}")
+    page.get_by_role("button", name="Continue").click()
+    assert page.locator("#chief-summary").inner_text() == \
+        f"Record a dispute from luis about round 1 at Ruleta en vivo? Amount claimed: €25.50. Reason: {reason}"
+    check(page, shot, "console-dispute-confirm", size)
+    page.get_by_role("button", name="Yes, record the dispute").click()
+    page.wait_for_selector("#dispute-done:has-text('recorded (round 1)')")
+    number = next(i["seq"] for i in scene.call("inspector", "GET", "/api/audit/incidents")["items"]
+                  if i["data"].get("reason") == reason)
+    assert page.locator("#dispute-done").inner_text() == f"Dispute {number} recorded (round 1)."
+    # the inspector: the dispute in a sentence, then closed with an outcome and a note, after a second look
+    inspector = people("inspector", viewport=size).open("/inspector")
+    line = inspector.locator("#incident-list li", has_text=reason)
+    line.wait_for()
+    assert line.locator(".sentence").inner_text() == (f"jefe recorded a dispute from luis about round 1 at Ruleta en vivo. "
+                                                      f"Reason: {reason}. Amount claimed: €25.50. Still open.")
+    line.get_by_role("button", name="Close the dispute…").click()
+    inspector.get_by_role("button", name="Continue").click()
+    assert "Write the note first" in inspector.locator("#dispute-note-error").inner_text()
+    inspector.get_by_label("Outcome").select_option("upheld")
+    inspector.get_by_label("Note (recorded)").fill("the camera shows it")
+    inspector.get_by_role("button", name="Continue").click()
+    assert inspector.locator("#dispute-summary").inner_text() == \
+        "Uphold the dispute from luis about round 1 at Ruleta en vivo? Note: the camera shows it"
+    check(inspector, shot, "inspector-dispute-close", size)
+    inspector.get_by_role("button", name="Yes, close the dispute").click()
+    closed = inspector.locator("#incident-list li", has_text=reason).locator(".sentence")
+    closed.filter(has_text="Upheld by inspector on").wait_for()
+    assert "Note: the camera shows it." in closed.inner_text()
+    assert inspector.locator("#incident-list li", has_text=reason).get_by_role("button", name="Close the dispute…").count() == 0
+    check(inspector, shot, "inspector-disputes", size)
+    inspector.locator("#inc-h").scroll_into_view_if_needed()
+    shot(inspector, f"staff-inspector-disputes-list-{size['width']}")
+    # luis reads on his account page how his complaint ended (never the staff's reason or note)
+    account = people("luis", viewport=size).open("/account")
+    mine = account.locator("#acct-complaints li[data-status='upheld']").first
+    mine.wait_for()
+    assert re.fullmatch(r"Your complaint about round 1 at Ruleta en vivo was upheld on \d{4}-\d\d-\d\d \d\d:\d\d\. "
+                        r"You claimed €25\.50\.", mine.inner_text().strip()), mine.inner_text()
+    assert reason not in account.locator("main").inner_text() and "camera" not in account.locator("main").inner_text()
+    assert sideways(account) <= 0 and raw_text(account) == []
+    account.locator("#acct-complaints-h").scroll_into_view_if_needed()
+    shot(account, f"account-complaints-{size['width']}")
+    if size is DESKTOP:                                     # the same in Spanish, the claim in euros the Spanish way
+        es = people("inspector", lang="es").open("/inspector?lang=es")
+        said = es.locator("#incident-list li", has_text=reason).locator(".sentence")
+        said.wait_for()
+        assert said.inner_text().startswith(f"jefe registra una reclamación de luis sobre la jugada 1 en Ruleta en vivo. "
+                                            f"Motivo: {reason}. Importe reclamado: 25,50\u00a0€. Estimada por inspector el ")

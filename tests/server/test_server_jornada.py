@@ -319,6 +319,9 @@ def test_shift_command(make_casino: Any, tmp_path: Any) -> None:
     c.post("croupier", "/api/tables/ruleta/drop", {"player": "ana", "amount": 5_000})
     spin(c, [("ana", {"kind": "straight", "on": [3], "amount": 1_000})])
     c.post("jefe", "/api/tables/ruleta/void", {"reason": "ball-out"}, expect=None)
+    upheld = c.post("jefe", "/api/tables/ruleta/disputes", {"round": 1, "player": "ana", "reason": "paid short", "claim": 2_500})
+    c.post("jefe", f"/api/tables/ruleta/disputes/{upheld['dispute']}/close", {"outcome": "upheld", "note": "recounted"})
+    floor = c.post("jefe", "/api/tables/ruleta/disputes", {"round": 1, "reason": "a chip on the line"})
     held = house(c)
     c.post("jefe", "/api/tables/ruleta/jornada/close", {"float": held["float:ruleta"], "drop": 5_000})
     books = c.get("inspector", "/api/jornada")["jornadas"][0]
@@ -332,8 +335,16 @@ def test_shift_command(make_casino: Any, tmp_path: Any) -> None:
     assert "Table ruleta (roulette-french, ES-AN)" in human.stdout and "opened " in human.stdout
     assert "1 000.00 €" in human.stdout and "50.00 €" in human.stdout and "staff: croupier, jefe" in human.stdout
     assert "{" not in human.stdout and "None" not in human.stdout and "null" not in human.stdout
+    # the period's disputes: who, about which round, the claim in euros, who took it and how it ended
+    assert "Disputes: 2" in human.stdout
+    assert (f"dispute {upheld['dispute']} by ana at table ruleta, round 1, claiming 25.00 €, recorded by jefe, "
+            in human.stdout) and ": paid short — upheld by jefe, " in human.stdout and ": recounted" in human.stdout
+    assert f"dispute {floor['dispute']} from the floor at table ruleta, round 1, recorded by jefe" in human.stdout
+    assert ": a chip on the line — open" in human.stdout
     doc = json.loads(shift("--json", "--table", "ruleta").stdout)
     assert doc["tables"]["ruleta"]["win"] == books["win"] and doc["casino"]["drop"] == 5_000
+    assert [(d["dispute"], d["player"], d["claim"], d["status"], (d["closed"] or {}).get("by")) for d in doc["disputes"]] == \
+        [(upheld["dispute"], "ana", 2_500, "upheld", "jefe"), (floor["dispute"], None, None, "open", None)]
     lines = shift("--csv").stdout.splitlines()
     assert lines[0].startswith("level,name,jornadas,opening_float") and lines[-1].startswith("casino,casino,1,100000")
     for args, code in ((("--from", "ayer"), "bad-request"), (("--from", "2026-02-01", "--to", "2026-01-01"), "bad-request")):

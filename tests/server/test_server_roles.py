@@ -70,6 +70,7 @@ MATRIX: list[tuple[str, str, Any, Rule]] = [
     ("POST", "/api/me/limits", {"kind": "session", "value": 600}, only("ana")),
     ("GET", "/api/me/statement", None, only("ana")),
     ("GET", "/api/me/rounds", None, only("ana")),
+    ("GET", "/api/me/disputes", None, only("ana")),                 # the player's own complaints (issue 30)
     ("POST", "/api/users", {"username": "p-{u}", "password": "a-long-new-password"}, only("cajero", "cajera")),
     ("GET", "/api/wallets/luis", None, only("cajero", "cajera", "inspector")),
     ("POST", "/api/cashier/deposit", {"user": "luis", "amount": 100}, only("cajero", "cajera")),
@@ -96,6 +97,9 @@ MATRIX: list[tuple[str, str, Any, Rule]] = [
     ("POST", "/api/tables/{t}/drop", {"player": "luis", "amount": 100}, CROUPIERS),
     ("POST", "/api/tables/{t}/tip", {"amount": 100}, only("ana")),
     ("POST", "/api/tables/{t}/jornada/close", {"float": 1}, CHIEFS),
+    ("POST", "/api/tables/{t}/disputes", {"round": 1, "reason": "short paid"}, only("jefe", "jefa", "inspector", works=True)),
+    ("POST", "/api/tables/{t}/disputes/999/close", {"outcome": "upheld", "note": "paid"},
+     only("jefe", "jefa", "inspector", works=True)),
     ("GET", "/api/jornada", None, only("jefe", "jefa", "inspector")),
     ("GET", "/api/tables/{t}/log", None, only("jefe", "jefa", "inspector", works=True)),
     ("GET", "/api/staff-log", None, only("inspector")),
@@ -133,7 +137,8 @@ def _fresh_token(c: Any, user: str) -> dict[str, str]:
 def test_every_endpoint_is_in_the_matrix(casino: Any) -> None:
     routes = {(m, r.path) for r in casino.client.app.routes if r.path.startswith("/api/") and hasattr(r, "methods")
               for m in r.methods if m != "HEAD"}
-    listed = {(m, p.split("?")[0].replace("{t}", "{table_id}").replace("/1", "/{round_id}").replace("/luis", "/{username}"))
+    listed = {(m, p.split("?")[0].replace("{t}", "{table_id}").replace("/1", "/{round_id}").replace("/luis", "/{username}")
+                 .replace("/999/", "/{dispute_id}/"))
               for m, p, _, _ in MATRIX}
     assert routes - listed == set(), "an endpoint without its row in the role matrix"
 

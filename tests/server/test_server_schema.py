@@ -23,7 +23,7 @@ TABLES = [
      "table": {"minimum": 100}},
 ]
 MAX_EXAMPLES = 10
-ROLE_OF = (("cashier", "cajero"), ("users", "cajero"), ("wallets", "cajero"), ("float", "cajero"),
+ROLE_OF = (("disputes", "jefe"), ("cashier", "cajero"), ("users", "cajero"), ("wallets", "cajero"), ("float", "cajero"),
            ("void", "jefe"), ("correct", "jefe"), ("limits", "jefe"), ("log", "inspector"), ("ledger", "inspector"),
            ("stats", "inspector"), ("open", "croupier"), ("close", "croupier"), ("draw", "croupier"),
            ("outcome", "croupier"), ("confirm", "croupier"), ("acts", "ana"), ("bets", "ana"),
@@ -80,7 +80,8 @@ def test_openapi_lists_the_api(live_server: Any) -> None:
     spec = httpx.get(f"{live_server.base}/openapi.json").json()
     paths = set(spec["paths"])
     for path in ("/api/health", "/api/tables", "/api/tables/{table_id}/bets", "/api/tables/{table_id}/acts",
-                 "/api/cashier/deposit", "/api/rounds/{round_id}", "/api/ledger"):
+                 "/api/cashier/deposit", "/api/rounds/{round_id}", "/api/ledger", "/api/tables/{table_id}/disputes",
+                 "/api/tables/{table_id}/disputes/{dispute_id}/close"):
         assert path in paths
     body = spec["paths"]["/api/tables/{table_id}/bets"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     assert body["$ref"].endswith("/BetsIn")

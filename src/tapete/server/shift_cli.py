@@ -126,6 +126,19 @@ def human(found: dict[str, Any], zone: str) -> str:
         items = found.get(key, [])
         out.append(f"{title}: {len(items) if items else 'none'}")
         for v in items:
+            if key == "disputes":
+                out.append(_dispute(v, zone))
+                continue
             why = f": {v['reason']}" if v.get("reason") else ""
             out.append(f"  table {v['table']}, round {v['round']}, by {v['by']}, {_when(v['at'], zone)}{why}")
     return "\n".join(out)
+
+
+def _dispute(v: dict[str, Any], zone: str) -> str:
+    """A dispute in one line: who, about what, for how much, taken by whom, and how it ended."""
+    who = f"by {v['player']}" if v.get("player") else "from the floor"
+    claim = f", claiming {euros(int(v['claim']))}" if v.get("claim") is not None else ""
+    end = v.get("closed")
+    status = (f"{end['outcome']} by {end['by']}, {_when(end['at'], zone)}: {end['note']}" if end else "open")
+    return (f"  dispute {v['dispute']} {who} at table {v['table']}, round {v['round']}{claim}, recorded by {v['by']}, "
+            f"{_when(v['at'], zone)}: {v['reason']} — {status}")

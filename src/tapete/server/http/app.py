@@ -219,6 +219,9 @@ def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: 
     from tapete.server.http import jornada
 
     jornada.install(app, server)    # the jornada and the books (server/jornada)
+    from tapete.server.http import disputes
+
+    disputes.install(app, server)   # a player's dispute about a round, recorded and closed (tables/disputes.py)
     from tapete.server.http.api_docs import install as install_api_docs
 
     install_api_docs(app)      # /docs offline: Swagger UI from the package, not a CDN

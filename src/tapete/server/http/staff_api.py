@@ -17,6 +17,7 @@ from tapete.server.audit import browse
 from tapete.server.http.auth import Me, User
 from tapete.server.money import ledger
 from tapete.server.storage.db import bets, users
+from tapete.server.tables import disputes
 
 if TYPE_CHECKING:
     from tapete.server.http.app import Server
@@ -116,12 +117,14 @@ def install(app: FastAPI, server: Server) -> None:
             raise TapeteError("forbidden", "the staff log is read by the inspector and the table chiefs")
         with db.snapshot() as conn:
             page = browse.staff_page(conn, filters(kind, actor, since, until, before, limit), subjects)
+            page.items = disputes.annotate(conn, page.items)
         return page.document()
 
     @app.get("/api/audit/incidents", tags=["audit"])
     def incidents(user: Me, table: Annotated[str | None, Query(max_length=64)] = None, since: Since = None,
                   until: Until = None, before: Before = None, limit: Limit = 50) -> dict[str, Any]:
-        """The voids, corrections and disputes, with who and why, newest first (the staff log's records of them)."""
+        """The voids, corrections and disputes, with who and why, newest first (the staff log's records of them); a
+        dispute with its `status` (open, upheld, dismissed) and its closing (`closed`: outcome, note, by, at)."""
         if table is not None:
             reads_table(user, table)
             subjects: list[str] | None = [table]
@@ -130,8 +133,9 @@ def install(app: FastAPI, server: Server) -> None:
         elif user.has("chief"):
             subjects = list(user.tables) if user.tables is not None else [t.id for t in server.config.tables]
         else:
-            raise TapeteError("forbidden", "the voids and corrections are read by the inspector and the table chiefs")
+            raise TapeteError("forbidden", "the voids, corrections and disputes are read by the inspector and the table chiefs")
         f = filters(",".join(browse.INCIDENTS), None, since, until, before, limit)
         with db.snapshot() as conn:
             page = browse.staff_page(conn, f, subjects)
+            page.items = disputes.annotate(conn, page.items)
         return page.document()

@@ -4,7 +4,7 @@ the pages (below all three)."""
 from __future__ import annotations
 
 from tapete.server.jornada.ops import STATUS as JORNADA_STATUS
-from tapete.server.tables import circle
+from tapete.server.tables import circle, disputes
 
 STATUS = {
     "unauthenticated": 401, "bad-credentials": 401, "forbidden": 403,
@@ -18,3 +18,4 @@ STATUS = {
 }
 STATUS.update(circle.STATUS)
 STATUS.update(JORNADA_STATUS)
+STATUS.update(disputes.STATUS)

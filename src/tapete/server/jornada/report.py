@@ -13,6 +13,7 @@ from sqlalchemy import Connection, func, select
 from tapete.server.jornada.books import books
 from tapete.server.jornada.ops import guarantee
 from tapete.server.storage.db import bets, events, jornadas, staff_log, users
+from tapete.server.tables import disputes
 
 SUMMED = ("opening_float", "fills", "credits", "drop", "cagnotte", "tips", "closing_float", "win", "result", "handle",
           "theoretical_win", "bets")
@@ -89,13 +90,20 @@ def _details(conn: Connection, rows: list[dict[str, Any]]) -> dict[str, Any]:
     wins.sort(key=lambda w: (-w["net"], w["at"]))
     acts: dict[str, list[dict[str, Any]]] = {"voids": [], "corrections": [], "disputes": []}
     names = {"void": "voids", "correct": "corrections", "dispute": "disputes"}
-    q = select(staff_log.c.ts, staff_log.c.actor, staff_log.c.action, staff_log.c.subject, staff_log.c.data).where(
-        staff_log.c.action.in_(list(names)))
-    for ts, actor, action, subject, data in conn.execute(q.order_by(staff_log.c.seq)):
+    q = select(staff_log.c.seq, staff_log.c.ts, staff_log.c.actor, staff_log.c.action, staff_log.c.subject,
+               staff_log.c.data).where(staff_log.c.action.in_(list(names)))
+    closed = disputes.closings(conn, list(spans)) if spans else {}
+    for seq, ts, actor, action, subject, data in conn.execute(q.order_by(staff_log.c.seq)):
         if inside(subject, float(ts)):
             data = data if isinstance(data, dict) else {}
-            acts[names[action]].append({"table": subject, "at": float(ts), "by": actor, "round": data.get("round"),
-                                        "reason": data.get("reason"), "value": data.get("value"), "was": data.get("was")})
+            item = {"table": subject, "at": float(ts), "by": actor, "round": data.get("round"),
+                    "reason": data.get("reason"), "value": data.get("value"), "was": data.get("was")}
+            if action == disputes.OPEN:     # who disputes, what he claims, and how it ended (closed at any time)
+                end = closed.get(int(seq))
+                item = {"table": subject, "dispute": int(seq), "at": float(ts), "by": actor, "round": data.get("round"),
+                        "player": data.get("player"), "reason": data.get("reason"), "claim": data.get("claim"),
+                        "status": end["outcome"] if end else "open", "closed": end}
+            acts[names[action]].append(item)
     staff: dict[str, list[str]] = {}
     members = {u for u, roles in conn.execute(select(users.c.username, users.c.roles)) if set(roles.split(",")) - {"player"}}
     for t, periods in spans.items():

@@ -307,6 +307,8 @@ def viewer_boxes(doc: dict[str, Any], viewer: str | None) -> frozenset[str]:
 # -- the stream, the round records, the errors -----------------------------------------------------------------
 ACT_KEYS = ("do", "bet", "by")
 SECRET_KEYS = frozenset({"seed", "cards", "log"})     # what a stream record may carry that not every watcher sees
+DISPUTE_KINDS = ("dispute", "dispute-close")            # tables/disputes.py
+DISPUTE_PRIVATE = frozenset({"player", "reason", "claim", "note"})   # who complained, why, for how much: the staff's
 
 
 def mask_cards(doc: Any) -> Any:
@@ -338,6 +340,9 @@ def stream_record(record: dict[str, Any], viewer: Viewer, table: TableFacts) -> 
     if standing == "inspector":
         return record
     data = record.get("data")
+    if record.get("kind") in DISPUTE_KINDS and standing != "staff" and isinstance(data, dict):
+        # a dispute reaches the table's watchers as a fact (its number, round and outcome), never its particulars
+        return {**record, "data": {k: v for k, v in data.items() if k not in DISPUTE_PRIVATE}}
     if not isinstance(data, dict) or (record.get("kind") != "act" and not SECRET_KEYS & data.keys()):
         return record                   # most records (a bet, a phase): as they are, no copy per watcher
     out = dict(data)

@@ -86,6 +86,16 @@ function renderRounds(doc) {
   }));
 }
 
+/** The player's complaints about rounds, in sentences (recorded, upheld, dismissed); the card only when he has one. */
+function renderComplaints(doc) {
+  const items = doc?.disputes || [];
+  $("acct-complaints-card").hidden = !items.length;
+  const key = { open: "acct_complaint_open", upheld: "acct_complaint_upheld", dismissed: "acct_complaint_dismissed" };
+  $("acct-complaints").replaceChildren(...items.map((d) => el("li", { class: "acct-complaint", dataset: { status: d.status } },
+    say(key[d.status] || "acct_complaint_open", { round: d.round, table: d.table, when: d.closed || d.recorded }),
+    d.claim === null || d.claim === undefined ? "" : ` ${say("acct_complaint_claim", { claim: money(d.claim) })}`)));
+}
+
 function renderLimits(care) {
   $("acct-limits-note").textContent = say("acct_limits_note", { hours: care.raise_delay_h });
   const rows = ["deposit", "loss", "session"].map((kind) => {
@@ -133,10 +143,12 @@ function renderExclusion() {
 }
 
 async function load() {
-  const [care, statement, rounds] = await Promise.all([api("/api/me/care"), api("/api/me/statement"), api("/api/me/rounds")]);
+  const [care, statement, rounds, complaints] = await Promise.all([api("/api/me/care"), api("/api/me/statement"),
+    api("/api/me/rounds"), api("/api/me/disputes").catch(() => null)]);
   renderSessionBox(care, statement.balance);
   renderMoves(statement);
   renderRounds(rounds);
+  renderComplaints(complaints);
   renderLimits(care);
   renderExclusion();
 }

@@ -6,7 +6,7 @@ import {
   stream, t, verbText,
 } from "./app.js";
 import { feedLine, outcomeText, spotText } from "./feed.js";
-import { tickClock } from "./staff.js";
+import { amount, euroCents, tickClock } from "./staff.js";
 
 const tableId = page.table.id;
 const $ = (id) => document.getElementById(id);
@@ -201,31 +201,82 @@ function wire() {
     chiefAct("correct", body, e.currentTarget);
   });
   $("btn-void")?.addEventListener("click", (e) => chiefAct("void", {}, e.currentTarget));
+  $("btn-dispute")?.addEventListener("click", (e) => chiefAct("dispute", {}, e.currentTarget));
   $("table-pick").addEventListener("change", (e) => { location.href = `/croupier/${e.target.value}`; });
 }
 
-/** A chief's void or correction: a reason first (required), then a second look at what will be done, and only
- * then the command, the reason with it (recorded in the table's log and the staff log, read in the players' feed). */
+const TITLES = { void: "staff_void_title", correct: "staff_correct_title", dispute: "staff_dispute_title" };
+const YES = { void: "staff_void_yes", correct: "staff_correct_yes", dispute: "staff_dispute_yes" };
+
+/** The dispute's own fields (round, player, claim) read and checked next to each field: the body, or null. */
+function disputeBody() {
+  const round = Number($("dispute-round").value);
+  const roundOk = Number.isInteger(round) && round >= 1;
+  $("dispute-round-error").textContent = roundOk ? "" : t("staff_dispute_round_bad");
+  $("dispute-round").setAttribute("aria-invalid", roundOk ? "false" : "true");
+  const claimText = $("dispute-claim").value.trim();
+  const claim = claimText ? euroCents(claimText) : null;
+  const claimOk = !claimText || claim !== null;
+  $("dispute-claim-error").textContent = claimOk ? "" : t("staff_dispute_claim_bad");
+  $("dispute-claim").setAttribute("aria-invalid", claimOk ? "false" : "true");
+  if (!roundOk) { $("dispute-round").focus(); return null; }
+  if (!claimOk) { $("dispute-claim").focus(); return null; }
+  const player = $("dispute-player").value.trim();
+  return { round, ...(player ? { player } : {}), ...(claim !== null ? { claim } : {}) };
+}
+
+/** A chief's void, correction or dispute: a reason first (required; a dispute's round, player and claim with it),
+ * then a second look at what will be done, and only then the command, the reason with it (recorded in the
+ * table's log and the staff log; a void's and a correction's read in the players' feed, a dispute's not). */
 function chiefAct(kind, body, control) {
   const dialog = $("chief-dialog");
   if (!dialog) return;
+  const dispute = kind === "dispute";
   const round = $("round").textContent;
-  $("chief-dialog-h").textContent = t(kind === "void" ? "staff_void_title" : "staff_correct_title");
+  $("chief-dialog-h").textContent = t(TITLES[kind]);
+  $("chief-reason-label").textContent = t(dispute ? "staff_dispute_reason" : "staff_reason");
+  $("dispute-fields").hidden = !dispute;
+  if (dispute) {
+    $("dispute-round").value = round && Number(round) >= 1 ? round : "";
+    for (const id of ["dispute-player", "dispute-claim"]) $(id).value = "";
+    for (const id of ["dispute-round-error", "dispute-claim-error"]) $(id).textContent = "";
+  }
   $("chief-reason").value = "";
   $("chief-reason-error").textContent = "";
   $("chief-step-1").hidden = false;
   $("chief-step-2").hidden = true;
+  let sending = body;
   const next = () => {
     const reason = $("chief-reason").value.trim();
-    if (!reason) { $("chief-reason-error").textContent = t("staff_reason_missing"); $("chief-reason").focus(); return; }
-    $("chief-summary").textContent = say(kind === "void" ? "staff_void_sure" : "staff_correct_sure",
-      { round, table: page.table.name, value: outcomeText({ v: body.value }), reason });
-    $("chief-yes").textContent = t(kind === "void" ? "staff_void_yes" : "staff_correct_yes");
+    if (dispute) {
+      const fields = disputeBody();
+      if (!fields) return;
+      sending = fields;
+    }
+    if (!reason) {
+      $("chief-reason-error").textContent = t(dispute ? "staff_reason_missing_dispute" : "staff_reason_missing");
+      $("chief-reason").focus();
+      return;
+    }
+    $("chief-summary").textContent = dispute
+      ? say("staff_dispute_sure", { player: sending.player || t("staff_floor"), round: sending.round, table: page.table.name,
+        claim: sending.claim === undefined ? t("staff_dispute_no_claim") : amount(sending.claim), reason })
+      : say(kind === "void" ? "staff_void_sure" : "staff_correct_sure",
+        { round, table: page.table.name, value: outcomeText({ v: body.value }), reason });
+    $("chief-yes").textContent = t(YES[kind]);
     $("chief-step-1").hidden = true;
     $("chief-step-2").hidden = false;
     $("chief-yes").focus();
   };
-  const yes = () => { close(); post(kind, { ...body, reason: $("chief-reason").value.trim() }, control); };
+  const yes = () => {
+    close();
+    const sent = { ...sending, reason: $("chief-reason").value.trim() };
+    if (!dispute) { post(kind, sent, control); return; }
+    $("dispute-done").textContent = "";
+    post("disputes", sent, control).then((out) => {
+      if (out?.dispute) $("dispute-done").textContent = say("staff_dispute_done", { number: out.dispute, round: out.round });
+    });
+  };
   const back = () => { $("chief-step-2").hidden = true; $("chief-step-1").hidden = false; $("chief-reason").focus(); };
   const close = () => {
     $("chief-next").removeEventListener("click", next);
@@ -241,7 +292,7 @@ function chiefAct(kind, body, control) {
   $("chief-cancel").addEventListener("click", close);
   dialog.addEventListener("close", close, { once: true });
   dialog.showModal();
-  $("chief-reason").focus();
+  (dispute ? $("dispute-round") : $("chief-reason")).focus();
 }
 
 async function tablesList() {

@@ -53,6 +53,15 @@ export const signed = (cents) => net(cents).replace("\u2212", "\u2212\u2060");
 /** An amount of a sentence: a negative one keeps its minus on its line. */
 export const amount = (cents) => money(cents).replace(/^-/, "\u2212\u2060").replace(/^([^\d\u2212-]*)-/, "$1\u2212\u2060");
 
+/** An amount typed in euros ("25", "25.5", "25,50", "1.250,50"), 0 or more: its cents; null when it is not one. */
+export function euroCents(text) {
+  const s = String(text || "").trim().replace(/\s/g, "");
+  const m = /^(\d{1,3}(?:[.,]\d{3})*|\d+)(?:[.,](\d{1,2}))?$/.exec(s);
+  if (!m) return null;
+  const cents = Number(m[1].replace(/[.,]/g, "")) * 100 + Number((m[2] || "0").padEnd(2, "0"));
+  return Number.isSafeInteger(cents) && cents <= 1e11 ? cents : null;
+}
+
 const who = (actor) => actor || t("staff_system");
 const tableName = (id) => (page.names || {})[id] || id || "";
 
@@ -100,8 +109,24 @@ export function tableSentence(rec) {
     case "shoe": return t(d.event === "end" ? "aud_shoe_end" : "aud_shoe_new");
     case "sit": return say("aud_sit", { player: rec.actor ?? d.player ?? "", seat: d.seat ?? "" });
     case "leave": return say("aud_leave", { player: rec.actor ?? d.player ?? "", seat: d.seat ?? "" });
+    case "dispute": return [say("aud_dispute", { round, who: who(rec.actor), player: d.player || t("staff_floor"), reason: d.reason ?? "" }),
+      claimed(d)].filter(Boolean).join(" ");
+    case "dispute-close": return say(d.outcome === "upheld" ? "aud_dispute_close_upheld" : "aud_dispute_close_dismissed",
+      { round, who: who(rec.actor), note: d.note ?? "" });
     default: return say("aud_other", { kind: rec.kind, round });
   }
+}
+
+const claimed = (d) => (d.claim === undefined || d.claim === null ? "" : say("slog_claim", { claim: amount(d.claim) }));
+
+/** A dispute of the staff log: who took it, from whom (or the floor), about which round and why, the claim in
+ * euros, and how it stands (still open, or upheld or dismissed by whom, when, with the note). */
+function disputeSentence(rec, p) {
+  const d = rec.data || {};
+  const c = rec.closed;
+  const standing = c ? say(c.outcome === "upheld" ? "slog_dispute_upheld" : "slog_dispute_dismissed",
+    { by: who(c.by), when: casinoTime(c.at), note: c.note ?? "" }) : (rec.status === "open" ? t("slog_dispute_open") : "");
+  return [say("slog_dispute", { ...p, player: d.player || t("staff_floor") }), claimed(d), standing].filter(Boolean).join(" ");
 }
 
 /** A record of the staff log as a sentence. */
@@ -110,8 +135,12 @@ export function staffSentence(rec) {
   const p = { who: who(rec.actor), subject: rec.subject ?? "", table: tableName(rec.subject), amount: money(d.amount), round: d.round ?? "",
     reason: d.reason || t("staff_no_reason"), value: outcomeText(d.value), was: outcomeText(d.was),
     roles: (d.roles || []).map((r) => t(`role_${r}`)).join(", ") };
+  if ((rec.action ?? rec.kind) === "dispute") return disputeSentence(rec, p);
+  if ((rec.action ?? rec.kind) === "dispute-close") {
+    return say(d.outcome === "upheld" ? "slog_dispute_close_upheld" : "slog_dispute_close_dismissed", { ...p, note: d.note ?? "" });
+  }
   const key = { deposit: "slog_deposit", withdraw: "slog_withdraw", fill: "slog_fill", credit: "slog_credit",
-    void: "slog_void", correct: "slog_correct", dispute: "slog_dispute", limits: "slog_limits",
+    void: "slog_void", correct: "slog_correct", limits: "slog_limits",
     "account-created": "slog_account_created", "roles-granted": "slog_roles", "password-set": "slog_password",
     "account-disabled": "slog_disabled" }[rec.action ?? rec.kind];
   return key ? say(key, p) : say("slog_other", { ...p, action: rec.action ?? rec.kind });
