@@ -94,7 +94,7 @@ def test_feed_in_sentences_and_one_settlement_format(scene: Any, people: Any) ->
     scene.call("ana", "POST", "/api/tables/bola/bets", {"bets": [{"kind": "number", "on": [3], "amount": 300},
                                                                 {"kind": "red", "amount": 200}]})
     scene.call("croupier", "POST", "/api/tables/bola/outcome", {"value": 3})
-    scene.call("jefe", "POST", "/api/tables/bola/correct", {"value": 4})
+    scene.call("jefe", "POST", "/api/tables/bola/correct", {"value": 4, "reason": "the ball fell in 4"})
     scene.call("croupier", "POST", "/api/tables/bola/confirm")
     page.wait_for_selector("#last-result .settle-lines li")
     feed = page.locator("#live").inner_text()

@@ -73,7 +73,7 @@ def test_every_staff_action_is_in_the_staff_log(casino: Any) -> None:
     c.post("jefe", "/api/tables/vivo/limits", {"values": {"minimum": 200}})
     c.bet("ana", "vivo", {"kind": "red", "amount": 500})
     c.post("croupier", "/api/tables/vivo/outcome", {"value": 3})
-    c.post("jefe", "/api/tables/vivo/correct", {"value": 4})
+    c.post("jefe", "/api/tables/vivo/correct", {"value": 4, "reason": "keyed wrong"})
     c.post("jefe", "/api/tables/vivo/void", {"reason": "ball-out"})
     log = c.get("inspector", "/api/staff-log")
     assert log["chain"]["ok"]

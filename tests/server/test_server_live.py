@@ -23,8 +23,10 @@ def test_keyed_result_preview_correction_confirmation(make_casino: Any, database
     assert keyed["phase"] == "confirming"
     assert keyed["preview"]["bets"][red]["status"] == "won" and keyed["preview"]["bets"][black]["status"] == "lost"
     assert c.balance("ana") == 100_000 - 1500                     # nothing booked before confirmation
-    c.post("croupier", "/api/tables/vivo/correct", {"value": 17}, expect=403)   # the chief corrects
-    fixed = c.post("jefe", "/api/tables/vivo/correct", {"value": 17})
+    c.post("croupier", "/api/tables/vivo/correct", {"value": 17, "reason": "the ball fell in 17"}, expect=403)   # the chief corrects
+    missing = c.post("jefe", "/api/tables/vivo/correct", {"value": 17}, expect=422)     # never without its reason
+    assert "reason" in missing["error"]["message"]
+    fixed = c.post("jefe", "/api/tables/vivo/correct", {"value": 17, "reason": "the ball fell in 17"})
     assert fixed["preview"]["bets"][s17]["returned"] == 18_000
     assert fixed["preview"]["bets"][black]["status"] == "won"
     done = c.post("croupier", "/api/tables/vivo/confirm")

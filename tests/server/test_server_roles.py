@@ -90,7 +90,7 @@ MATRIX: list[tuple[str, str, Any, Rule]] = [
     ("POST", "/api/tables/{t}/draw", None, CROUPIERS),
     ("POST", "/api/tables/{t}/outcome", {"value": 7}, CROUPIERS),
     ("POST", "/api/tables/{t}/confirm", None, CROUPIERS),
-    ("POST", "/api/tables/{t}/correct", {"value": 7}, CHIEFS),
+    ("POST", "/api/tables/{t}/correct", {"value": 7, "reason": "keyed wrong"}, CHIEFS),
     ("POST", "/api/tables/{t}/void", {"reason": "inspector"}, CHIEFS),
     ("POST", "/api/tables/{t}/limits", {"values": {"minimum": 200}}, CHIEFS),
     ("POST", "/api/tables/{t}/jornada/open", {"anticipo": 1000}, CHIEFS),          # the jornada (issue 30)

@@ -83,7 +83,7 @@ class CorrectIn(OutcomeIn):
     """A correction by the table chief: the new result and why (recorded in the table's log and the staff log,
     and read out in the players' feed)."""
 
-    reason: str | None = Field(None, min_length=1, max_length=200)
+    reason: str = Field(min_length=1, max_length=200)      # issue 30: a correction asks for a reason, as a void does
 
 
 class VoidIn(Body):
