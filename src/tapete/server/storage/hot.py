@@ -7,10 +7,14 @@ value) was a tenth of a busy server's CPU, and most of a settlement's statements
 error translation (IntegrityError on a duplicate key or a CHECK, which batch.py relies on).
 
 SQLite: one executemany (sqlite3 runs it in C; `?` placeholders). PostgreSQL: ONE statement whatever the
-number of rows, each column sent as an array (in binary: psycopg escapes a text array's elements in Python)
-and unnested (psycopg's executemany pipelines a statement per row, and its per-row Python work was most of a
-settlement's CPU). A JSON value is given as its text
-(fastjson.dumps: what SQLAlchemy's JSON type wrote, a Python None included as the JSON `null`).
+number of rows, the rows sent as ONE parameter, a JSON array of arrays written by orjson (C), and expanded by
+`jsonb_array_elements` (psycopg's executemany pipelines a statement per row, and its per-row Python work was most
+of a settlement's CPU; a column per array, the form before, cost psycopg's array dumper — Python — ~5 µs a
+column and a row: 40 arrays were a third of a one-bet batch's writing CPU, issue 33). A value reaches its column
+as `CAST(r->>i AS type)`: the text of a JSON string, integer or float (orjson writes a float's shortest
+round-trip text, which float8in reads back to the same double); a JSON column's value is given as its text
+(fastjson.dumps: what SQLAlchemy's JSON type wrote, a Python None included as the JSON `null`), a JSON string
+whose text is stored as it is.
 """
 
 from __future__ import annotations
@@ -37,12 +41,28 @@ class Hot:
             return 0
         if conn.dialect.name == "sqlite":
             return conn.exec_driver_sql(self.sqlite, rows if len(rows) > 1 else rows[0]).rowcount
-        columns = [list(column) for column in zip(*rows, strict=True)]
+        data = rows_json(rows)
         folded = conn.info.get(_FOLDED)
         if folded is not None:            # sent with the transaction's other writes (Folded); rows counted, not checked
-            folded.add(self.postgresql, columns)
+            folded.add(self.postgresql, (data,))
             return len(rows)
-        return conn.exec_driver_sql(self.postgresql, tuple(columns)).rowcount
+        return conn.exec_driver_sql(self.postgresql, (data,)).rowcount
+
+
+def rows_json(rows: Sequence[Sequence[Any]]) -> str:
+    """The rows as the one parameter `rows_from` expands: a JSON array of arrays (rows of the same width)."""
+    return fastjson.dumps(rows)
+
+
+def rows_from(columns: Sequence[tuple[str, str]], alias: str = "v", ordinality: str | None = None) -> str:
+    """A FROM item of the rows given as ONE parameter (`rows_json`), with columns `(name, TYPE)` in row order
+    (TYPE as PostgreSQL names it; JSON: the text, cast by the caller); `ordinality`: a column numbering the rows
+    in the order given."""
+    values = ", ".join(f"CAST(e.r->>{i} AS {'TEXT' if kind == 'JSON' else kind}) AS {_q(name)}"
+                       for i, (name, kind) in enumerate(columns))
+    numbered = f", e.n AS {_q(ordinality)}" if ordinality else ""
+    return (f"(SELECT {values}{numbered} FROM jsonb_array_elements(CAST(%s AS JSONB)) WITH ORDINALITY AS e(r, n)) "
+            f"AS {alias}")
 
 
 _FOLDED = "tapete_folded"
@@ -58,8 +78,9 @@ class Folded:
     snapshot: the clauses must not depend on each other's effects (the ledger's postings read the transactions'
     ids from the clause that inserts them, by name), and each row is changed by one clause at most. A constraint
     (a duplicate key, a CHECK) fails the whole statement, hence the transaction, as it failed one statement before.
-    Placeholders are positional (`%s`, `%b`): the clauses' texts and parameters are joined in order. A batch's
-    statement keeps to psycopg's 50 parameters, past which it parses the query text again on every execution."""
+    Placeholders are positional (`%s`): the clauses' texts and parameters are joined in order, a clause's rows ONE
+    parameter (`rows_json`). A batch's statement keeps to psycopg's 50 parameters, past which it parses the query
+    text again on every execution."""
 
     def __init__(self) -> None:
         self.parts: list[tuple[str, str]] = []
@@ -106,9 +127,6 @@ def _columns(spec: str) -> list[tuple[str, str]]:
     return [(name, kind) for name, kind in (c.strip().split(" ", 1) for c in spec.split(","))]
 
 
-def _unnest(columns: list[tuple[str, str]]) -> str:
-    arrays = ", ".join(f"CAST(%b AS {'TEXT' if kind == 'JSON' else kind}[])" for _, kind in columns)
-    return f"unnest({arrays}) AS v({', '.join(_q(name) for name, _ in columns)})"
 
 
 def _q(name: str) -> str:
@@ -121,7 +139,7 @@ def insert(table: str, spec: str) -> Hot:
     names = ", ".join(_q(name) for name, _ in columns)
     values = ", ".join(f"CAST(v.{_q(name)} AS JSON)" if kind == "JSON" else f"v.{_q(name)}" for name, kind in columns)
     return Hot(f"INSERT INTO {table} ({names}) VALUES ({', '.join('?' * len(columns))})",
-               f"INSERT INTO {table} ({names}) SELECT {values} FROM {_unnest(columns)}")
+               f"INSERT INTO {table} ({names}) SELECT {values} FROM {rows_from(columns)}")
 
 
 def update(table: str, sets: str, keys: str) -> Hot:
@@ -135,7 +153,7 @@ def update(table: str, sets: str, keys: str) -> Hot:
     where_pg = " AND ".join(f"{table}.{_q(n)} = v.{_q(n)}" for n, _ in key_columns)
     unnested = [(n.rstrip("+"), kind) for n, kind in set_columns + key_columns]
     return Hot(f"UPDATE {table} SET {lite} WHERE {where_lite}",
-               f"UPDATE {table} SET {pg} FROM {_unnest(unnested)} WHERE {where_pg}")
+               f"UPDATE {table} SET {pg} FROM {rows_from(unnested)} WHERE {where_pg}")
 
 
 BET_INSERT = insert("bets", "table_id TEXT, bet_id TEXT, round_id INTEGER, player TEXT, kind TEXT, spot JSON, amount BIGINT, "
