@@ -44,7 +44,7 @@ def test_a_batch_is_two_statements_and_four_round_trips_on_postgresql(make_casin
     assert after["batches"] - before["batches"] == 1 and after["requests"] - before["requests"] == requests
     if database_url.startswith("postgresql"):
         assert len(sent) == 2, sent
-        assert sent[0].startswith("with t as materialized (select") and "for update" in sent[0]
+        assert sent[0].startswith("with p as materialized (select cast(%s as jsonb)") and "for update" in sent[0]
         assert sent[1].startswith("with ") and all(clause in sent[1] for clause in (
             "update accounts set", "insert into ledger_tx", "insert into postings", "insert into bets",
             "insert into events", "insert into idempotency", "update casino_tables set", "pg_notify"))
