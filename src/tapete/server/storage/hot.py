@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Connection
+from sqlalchemy.exc import DBAPIError
 
 from tapete.server.storage import fastjson
 from tapete.server.storage.db import casino_tables
@@ -94,13 +95,44 @@ class Folded:
         self.params.extend(params)
         return name
 
-    def send(self, conn: Connection) -> None:
+    def send(self, conn: Connection, commit: bool = False) -> None:
+        """The one statement; `commit`: with the transaction's COMMIT, in one round trip (`pipelined`)."""
         if not self.parts and self.notify is None:
-            return
+            return                        # nothing written: the transaction commits as any other
         final = f"SELECT pg_notify('tapete_tables', {self.notify})" if self.notify is not None else "SELECT 1"
         clauses = ", ".join(f"{name} AS ({sql})" for name, sql in self.parts)
-        conn.exec_driver_sql((f"WITH {clauses} " if clauses else "") + final, tuple(self.params)).all()
+        sql = (f"WITH {clauses} " if clauses else "") + final
+        if commit:
+            pipelined(conn, sql, tuple(self.params), commit=True)
+        else:
+            conn.exec_driver_sql(sql, tuple(self.params)).all()
         self.parts, self.params, self.notify = [], [], None
+
+
+def pipelined(conn: Connection, sql: str, params: Sequence[Any], commit: bool = False) -> Any:
+    """PostgreSQL: one statement sent in the driver's pipeline mode, so that what the driver sends around it goes in
+    the same round trip — the BEGIN it opens the transaction with (the statement first in its transaction), or
+    the COMMIT that follows it (`commit`: the transaction ends here; SQLAlchemy's own commit then finds nothing
+    to do). The driver's cursor comes back, its result read.
+
+    Why (issue 33): a batch of bets took four round trips, BEGIN, its read, its write, COMMIT; each one a send, a
+    wait and the interpreter lock taken back by the writer thread. Two now. As SQLAlchemy would: the engine's
+    `before_cursor_execute` listeners see the statement (the statement counts, tests' hooks), and an error is
+    SQLAlchemy's (IntegrityError on a duplicate key or a CHECK: batch.py relies on it). A statement that fails
+    skips the COMMIT after it; the transaction is then rolled back as after any failed statement."""
+    driver = conn.connection.driver_connection
+    cursor = driver.cursor()   # type: ignore[union-attr]
+    for listener in conn.dispatch.before_cursor_execute:
+        sql, params = listener(conn, cursor, sql, params, None, False)
+    dbapi = conn.dialect.loaded_dbapi
+    try:
+        with driver.pipeline():   # type: ignore[union-attr]
+            cursor.execute(sql, params)
+            if commit:
+                cursor.execute("COMMIT", prepare=False)
+    except dbapi.Error as exc:
+        raise DBAPIError.instance(sql, params, exc, dbapi.Error, dialect=conn.dialect) from exc
+    return cursor
 
 
 def folded(conn: Connection) -> Folded | None:
@@ -109,9 +141,10 @@ def folded(conn: Connection) -> Folded | None:
 
 
 @contextmanager
-def folding(conn: Connection) -> Iterator[Folded | None]:
+def folding(conn: Connection, commit: bool = False) -> Iterator[Folded | None]:
     """On PostgreSQL, gather the writes made inside (Hot.many, the ledger batch, the table's row) and send them as
-    one statement on the way out; nothing is sent when the block raises. SQLite (in process): a no-op."""
+    one statement on the way out (`commit`: with the transaction's COMMIT, the block being its last work); nothing
+    is sent when the block raises. SQLite (in process): a no-op."""
     if conn.dialect.name == "sqlite":
         yield None
         return
@@ -120,7 +153,7 @@ def folding(conn: Connection) -> Iterator[Folded | None]:
         yield fold
     finally:
         conn.info.pop(_FOLDED, None)
-    fold.send(conn)
+    fold.send(conn, commit)
 
 
 def _columns(spec: str) -> list[tuple[str, str]]:
@@ -200,11 +233,11 @@ _LOCK_FOR_BATCH = (
 
 def lock_for_batch(conn: Connection, table_id: str, keys: Sequence[str], account_ids: Sequence[str]
                    ) -> tuple[dict[str, Any] | None, dict[str, dict[str, Any]], dict[str, int]]:
-    """PostgreSQL, a batch of bets' reads in ONE round trip (issue 33): the table's row locked (None: no such table),
+    """PostgreSQL, a batch of bets' reads in ONE round trip with its BEGIN (issue 33): the table's row locked (None: no such table),
     the idempotency records already committed under the batch's keys (as committed_keys), and the balances of
     the batch's accounts, locked after the table's row (ledger.Batch takes them as known). The row's values are
     those its columns hold (row_to_json writes a float's shortest round-trip text, read back to the same double)."""
-    found = conn.exec_driver_sql(_LOCK_FOR_BATCH, (fastjson.dumps([list(account_ids), list(keys)]), table_id)).first()
+    found = pipelined(conn, _LOCK_FOR_BATCH, (fastjson.dumps([list(account_ids), list(keys)]), table_id)).fetchone()
     if found is None:
         return None, {}, {}
     row, keys_found, balances = found
