@@ -460,8 +460,8 @@ def tables_text() -> str:
         out.append("Where the time went (the same runs; counts and CPU, which the machine's other work distorts less than "
                    "latencies): CPU µs per answered request in the server's event loop (its main thread), in the bet "
                    "writer threads, elsewhere in the process, and in PostgreSQL (every backend and writer); per batch of "
-                   "bets (one transaction): requests, SQL statements, round trips (PostgreSQL: the statements, BEGIN and "
-                   "COMMIT), the table row held from the locking read to the commit's end (wall: contention shows here); "
+                   "bets (one transaction): requests, SQL statements, round trips (PostgreSQL: one a statement, the "
+                   "BEGIN and COMMIT sent with them), the table row held from the locking read to the commit's end (wall: contention shows here); "
                    "PostgreSQL's commits (every transaction of the cluster, bets, clock and reads) and WAL flushes "
                    "(fdatasync) per second and their mean time.\n\n" + _table(PROFILES))
     if CEILING:

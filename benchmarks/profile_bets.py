@@ -120,7 +120,7 @@ def main() -> None:
               f"load average {os.getloadavg()[0]:.1f}")
         for name, share in parts(stats, total):
             print(f"  {name:45s} {share:6.1%}")
-        stats.sort_stats("cumulative").print_stats(25)
+        stats.sort_stats(os.environ.get("SORT", "cumulative")).print_stats(int(os.environ.get("TOP", "25")))
     finally:
         client.__exit__(None, None, None)
 

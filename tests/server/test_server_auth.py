@@ -143,3 +143,36 @@ def test_logout_ends_the_session(casino: Any) -> None:
     headers = casino.login("eva")
     assert casino.client.post("/api/logout", headers=headers).status_code == 200
     assert casino.client.get("/api/me", headers=headers).status_code == 401      # this process forgets it at once
+
+
+def test_a_session_not_cached_is_read_with_its_user_in_one_statement(make_casino: Any, database_url: str) -> None:
+    """Issue 33: a session the cache does not hold (every player's, every SESSION_CACHE_S) is looked up in ONE
+    statement, its user and roles joined."""
+    from sqlalchemy import event, update
+
+    from tapete.core.errors import TapeteError
+    from tapete.server.storage.db import sessions
+
+    c = make_casino([TABLE], database_url)
+    auth = c.client.app.state.server.auth
+    token = c.login("eva")["Authorization"].split(" ", 1)[1]
+    auth._cache.clear()
+    seen: list[str] = []
+
+    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        seen.append(statement)
+
+    event.listen(auth.db.engine, "before_cursor_execute", count)
+    try:
+        user = auth.authenticate(token)
+    finally:
+        event.remove(auth.db.engine, "before_cursor_execute", count)
+    assert (user.username, user.plays()) == ("eva", True)
+    mine = [s for s in seen if "sessions" in s or "users" in s]
+    assert len(mine) == 1 and "JOIN users" in mine[0], mine
+    assert auth.authenticate(token) is user                       # cached: no statement
+    auth._cache.clear()
+    with auth.db.write() as conn:                                  # an expired session is refused as before
+        conn.execute(update(sessions).values(expires_at=0.0))
+    with pytest.raises(TapeteError, match="expired"):
+        auth.authenticate(token)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import event, select, text
 from sqlalchemy.exc import IntegrityError
 
 from tapete.core.errors import TapeteError
@@ -104,3 +104,40 @@ def test_a_credit_to_an_unknown_account_in_one_statement_is_refused(make_casino:
     assert refused.value.code == "unknown-account" and "wallet:nobody" in refused.value.message
     assert c.balance("ana") == 100_000
     c.ledger()
+
+
+def test_rows_as_one_json_parameter_store_every_value_exactly(make_casino: Any, database_url: str) -> None:
+    """Issue 33: on PostgreSQL a hot statement's rows are ONE parameter (a JSON array of arrays), not an array per
+    column, whatever the number of rows. Every value reads back exactly: floats to the last bit (the shortest
+    round-trip text), integers past 2**53, text with quotes, backslashes and non-ASCII, a JSON column's text as
+    written, SQL NULL and the JSON null apart."""
+    c = make_casino([TABLE], database_url)
+    service = c.client.app.state.server.service
+    floats = [0.1 + 0.2, 1764412345.1234567, 5e-324, 1.7976931348623157e308, 2.0 ** 60 + 0.5, 1e-7]
+    rows = [("ruleta", f"b{i}", 7, 'an "o\\ña"', "straight", fastjson.dumps({"on": [i], "x": "é\n"}) if i % 2 else "null",
+             2 ** 62 + i, -(2 ** 53) - 1, 0, "open", f, None if i % 3 else f / 3) for i, f in enumerate(floats)]
+    params: list[Any] = []
+
+    def seen(conn: Any, cursor: Any, statement: str, parameters: Any, *args: Any) -> None:
+        if statement.startswith("INSERT INTO bets"):
+            params.append(parameters)
+
+    event.listen(service.db.engine, "before_cursor_execute", seen)
+    try:
+        with service.db.write() as conn:
+            assert hot.BET_INSERT.many(conn, rows) == len(rows)
+    finally:
+        event.remove(service.db.engine, "before_cursor_execute", seen)
+    if database_url.startswith("postgresql"):
+        assert len(params) == 1 and len(params[0]) == 1 and isinstance(params[0][0], str)
+    with service.db.read() as conn:
+        back = {r["bet_id"]: r for r in conn.execute(select(bets).where(bets.c.round_id == 7)).mappings()}
+        spots = dict(conn.execute(text("SELECT bet_id, CAST(spot AS TEXT) FROM bets WHERE round_id = 7")).all())
+    for row in rows:
+        got = back[row[1]]
+        assert (got["player"], got["amount"], got["collected"], got["returned"]) == (row[3], row[6], row[7], 0)
+        assert got["placed_at"] == row[10] and str(got["placed_at"]) == str(row[10])       # the same double
+        assert got["settled_at"] == row[11]            # SQL NULL where None
+        assert got["spot"] == fastjson.loads(row[5])
+        if database_url.startswith("postgresql"):
+            assert spots[row[1]] == row[5]                  # the JSON column's text, as written

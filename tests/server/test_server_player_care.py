@@ -311,3 +311,38 @@ def test_the_excluded_command_loads_the_list(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "tapete.cli", "excluded", "load", str(listed), "--database", url],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and run.stdout.startswith("2 documents"), run.stderr
+
+
+def test_requests_that_find_the_flagged_list_stale_share_one_read(make_casino: Any, sqlite_url: str,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 33: every request that found the list of flagged players stale started its own read in a worker
+    thread while the first was under way; now they wait for that one (and one cancelled leaves it to the rest)."""
+    import asyncio
+    import threading
+
+    c = casino(make_casino, sqlite_url)
+    gate, calls = threading.Event(), [0]
+    flagged = care(c).flagged
+
+    def slow() -> frozenset[str]:
+        calls[0] += 1
+        gate.wait(5)
+        return flagged()
+
+    monkeypatch.setattr(care(c), "flagged", slow)
+
+    async def place(*args: Any) -> str:
+        return "placed"
+
+    async def many() -> list[Any]:
+        care(c)._flagged_at = -1e9                                   # stale
+        waiting = [asyncio.create_task(care(c).bet("ruleta", "ana", [], None, place)) for _ in range(20)]
+        await asyncio.sleep(0.05)
+        waiting[0].cancel()
+        gate.set()
+        return await asyncio.gather(*waiting, return_exceptions=True)
+
+    answers = asyncio.run(many())
+    assert calls[0] == 1
+    assert isinstance(answers[0], asyncio.CancelledError) and answers[1:] == ["placed"] * 19
+    assert care(c)._refreshing == {}

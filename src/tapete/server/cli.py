@@ -67,7 +67,7 @@ def serve(
         _error("bad-config", f"--config {config}: {str(exc).splitlines()[0]}"
                + (f" ({str(exc).splitlines()[1].strip()}: {str(exc).splitlines()[2].strip()})"
                   if len(str(exc).splitlines()) > 2 else ""))
-    from tapete.server.storage.memory import keep_trimming, limit_malloc_arenas
+    from tapete.server.storage.memory import freeze_startup_heap, keep_trimming, limit_malloc_arenas
 
     limit_malloc_arenas()          # before the server's threads: RSS stays flat (tapete/server/storage/memory.py)
     keep_trimming()                # RSS follows the memory in use, not malloc's high-water mark
@@ -97,6 +97,7 @@ def serve(
                               timeout_graceful_shutdown=3, proxy_headers=False, ws_per_message_deflate=False,
                               **uvicorn_settings(casino.security))    # deadlines, a connection cap, small WebSocket frames
     _stop_on_sigterm()
+    freeze_startup_heap()          # what exists now lives as long as the process: out of the collector's passes
     with contextlib.suppress(KeyboardInterrupt):   # uvicorn re-raises Ctrl-C once stopped: a stop asked for is exit 0
         uvicorn.Server(settings).run(sockets=[sock])
     typer.echo("tapete: stopped")

@@ -19,7 +19,7 @@ from typing import Annotated, Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from fastapi import Depends, Header, Request
-from sqlalchemy import delete, func, insert, select, text, update
+from sqlalchemy import bindparam, delete, func, insert, select, text, update
 
 from tapete.core.errors import TapeteError
 from tapete.server.accounts import (  # noqa: F401 - the policy, re-exported for the routes
@@ -369,18 +369,24 @@ class Auth:
             hit = self._cache.get(digest)
         if hit is not None and hit[0] > now and hit[2] > now:
             return hit[1]
-        with self.db.read() as conn:
-            row = conn.execute(select(sessions.c.username, sessions.c.expires_at).where(sessions.c.token_hash == digest)).first()
+        with self.db.read() as conn:       # the session and its user in one statement (one read, issue 33)
+            row = conn.execute(_SESSION_USER, {"digest": digest}).first()
         if row is None or row[1] <= now:
             raise TapeteError("unauthenticated", "the session is unknown or has expired: log in again")
-        user = self.user(row[0])
-        if user is None:
+        if row[2] is None:
             raise TapeteError("unauthenticated", "the user no longer exists")
+        user = User(row[0], frozenset(r for r in row[2].split(",") if r), tuple(row[3]) if row[3] is not None else None)
         with self._lock:
             if len(self._cache) >= CACHE_PRUNE_AT:      # entries live SESSION_CACHE_S: drop the stale ones,
                 self._cache = {k: v for k, v in self._cache.items() if v[0] > now}   # or every token stays
             self._cache[digest] = (now + SESSION_CACHE_S, user, row[1])
         return user
+
+
+# A session's user and roles (an outer join: a session whose user was deleted is told apart), built once.
+_SESSION_USER = (select(sessions.c.username, sessions.c.expires_at, users.c.roles, users.c.tables)
+                 .select_from(sessions.outerjoin(users, users.c.username == sessions.c.username))
+                 .where(sessions.c.token_hash == bindparam("digest")))
 
 
 def _digest(token: str) -> str:

@@ -198,17 +198,18 @@ def _add_unguarded(conn: Connection, net: dict[str, int]) -> None:
 _BALANCES = (select(accounts.c.id, accounts.c.balance).where(accounts.c.id.in_(bindparam("ids", expanding=True)))
              .order_by(accounts.c.id))
 _BALANCES_LOCKED = _BALANCES.with_for_update()
+# The rows given as one JSON parameter (hot.rows_from): in the order given (ORDER BY the ordinality), so the serial
+# ids they draw rise in that order.
+_TX_COLUMNS = [("ts", "DOUBLE PRECISION"), ("kind", "TEXT"), ("table_id", "TEXT"), ("round_id", "INTEGER"),
+               ("actor", "TEXT"), ("memo", "TEXT"), ("chain", "TEXT"), ("chain_seq", "INTEGER"), ("prev_hash", "TEXT"),
+               ("hash", "TEXT")]
 _TX_MANY_PG = ("INSERT INTO ledger_tx (ts, kind, table_id, round_id, actor, memo, chain, chain_seq, prev_hash, hash) "
                "SELECT v.ts, v.kind, v.table_id, v.round_id, v.actor, v.memo, v.chain, v.chain_seq, v.prev_hash, v.hash "
-               "FROM unnest(CAST(%b AS DOUBLE PRECISION[]), "
-               "CAST(%b AS TEXT[]), CAST(%b AS TEXT[]), CAST(%b AS INTEGER[]), CAST(%b AS TEXT[]), CAST(%b AS TEXT[]), "
-               "CAST(%b AS TEXT[]), CAST(%b AS INTEGER[]), CAST(%b AS TEXT[]), CAST(%b AS TEXT[])) "
-               "WITH ORDINALITY AS v(ts, kind, table_id, round_id, actor, memo, chain, chain_seq, prev_hash, hash, n) "
-               "ORDER BY v.n RETURNING id")
+               f"FROM {hot.rows_from(_TX_COLUMNS, ordinality='n')} ORDER BY v.n RETURNING id")
 _POSTINGS_BY_LINK_PG = ("INSERT INTO postings (tx_id, account_id, amount, bet_id) SELECT t.id, p.a, p.m, p.b "
-                        "FROM unnest(CAST(%b AS TEXT[]), CAST(%b AS INTEGER[]), CAST(%b AS TEXT[]), CAST(%b AS BIGINT[]), "
-                        "CAST(%b AS TEXT[])) WITH ORDINALITY AS p(chain, seq, a, m, b, n) "
-                        "JOIN {tx} AS t ON t.chain = p.chain AND t.chain_seq = p.seq ORDER BY p.n")
+                        "FROM " + hot.rows_from([("chain", "TEXT"), ("seq", "INTEGER"), ("a", "TEXT"), ("m", "BIGINT"),
+                                                 ("b", "TEXT")], alias="p", ordinality="n")
+                        + " JOIN {tx} AS t ON t.chain = p.chain AND t.chain_seq = p.seq ORDER BY p.n")
 
 
 class Batch:
@@ -288,16 +289,16 @@ class Batch:
         elif (fold := hot.folded(self.conn)) is not None:
             # Folded with the transaction's other writes (hot.Folded): the postings find their transaction's id
             # by its place in the lane (chain, chain_seq: unique), from the clause that inserts the transactions.
-            tx = fold.add(_TX_MANY_PG + ", chain, chain_seq", [list(c) for c in zip(*txs, strict=True)], name="ledger_txs")
+            tx = fold.add(_TX_MANY_PG + ", chain, chain_seq", (hot.rows_json(txs),), name="ledger_txs")
             rows = [(link[0], link[1], a, m, b) for e, _, link in self.entries for a, m, b in e.lines]
-            fold.add(_POSTINGS_BY_LINK_PG.format(tx=tx), [list(c) for c in zip(*rows, strict=True)])
+            fold.add(_POSTINGS_BY_LINK_PG.format(tx=tx), (hot.rows_json(rows),))
             self.entries, self.deltas = [], {}
             return
         else:
-            # One statement of arrays (SQLAlchemy's multi-row VALUES had 6 parameters a request: too many for
-            # psycopg's statement cache, parsed again every batch). The rows are inserted in parameter order
-            # (ORDER BY the ordinality), so the serial ids they draw rise in that order.
-            found = self.conn.exec_driver_sql(_TX_MANY_PG, tuple(list(c) for c in zip(*txs, strict=True)))
+            # One statement, the rows one parameter (SQLAlchemy's multi-row VALUES had 6 parameters a request: too
+            # many for psycopg's statement cache, parsed again every batch). The rows are inserted in parameter
+            # order (ORDER BY the ordinality), so the serial ids they draw rise in that order.
+            found = self.conn.exec_driver_sql(_TX_MANY_PG, (hot.rows_json(txs),))
             ids = sorted(int(r[0]) for r in found)
         hot.POSTING_INSERT.many(self.conn, [(tx_id, a, m, b) for tx_id, (e, _, _) in zip(ids, self.entries, strict=True)
                                             for a, m, b in e.lines])

@@ -102,6 +102,7 @@ class Care:
         self._flagged: frozenset[str] = frozenset()
         self._flagged_here: frozenset[str] = frozenset()    # flagged by this process: counted at once
         self._flagged_at = -CACHE_S
+        self._refreshing: dict[asyncio.AbstractEventLoop, asyncio.Task[frozenset[str]]] = {}   # by event loop (tests run several)
 
     def flagged(self) -> frozenset[str]:
         """The players with something to check, read afresh (one query for all of them)."""
@@ -113,6 +114,19 @@ class Care:
                        | player_care.c.excluded_for_good.is_(True) | excluded_documents.c.document.isnot(None))))
         self._flagged, self._flagged_at = found | self._flagged_here, time.monotonic()
         return self._flagged
+
+    async def _refreshed(self) -> frozenset[str]:
+        """`flagged()` in a worker thread, ONE read for every request that finds the list stale meanwhile: at 1,000
+        bets a second each of them started its own while the first was under way (issue 33). A request cancelled
+        while it waits leaves the read to the others (shielded)."""
+        import anyio.to_thread
+
+        loop = asyncio.get_running_loop()
+        pending = self._refreshing.get(loop)
+        if pending is None:
+            pending = self._refreshing[loop] = loop.create_task(anyio.to_thread.run_sync(self.flagged))
+            pending.add_done_callback(lambda _: self._refreshing.pop(loop, None))
+        return await asyncio.shield(pending)
 
     def _flag(self, username: str) -> None:
         self._flagged_here = self._flagged_here | {username}
@@ -197,7 +211,7 @@ class Care:
 
         flagged = self._flagged
         if time.monotonic() - self._flagged_at >= CACHE_S:
-            flagged = await anyio.to_thread.run_sync(self.flagged)
+            flagged = await self._refreshed()
         if username not in flagged:
             return await place(table_id, username, items, idem)          # nothing set: no query, no lock
         state = self.cached(username)

@@ -7,10 +7,14 @@ value) was a tenth of a busy server's CPU, and most of a settlement's statements
 error translation (IntegrityError on a duplicate key or a CHECK, which batch.py relies on).
 
 SQLite: one executemany (sqlite3 runs it in C; `?` placeholders). PostgreSQL: ONE statement whatever the
-number of rows, each column sent as an array (in binary: psycopg escapes a text array's elements in Python)
-and unnested (psycopg's executemany pipelines a statement per row, and its per-row Python work was most of a
-settlement's CPU). A JSON value is given as its text
-(fastjson.dumps: what SQLAlchemy's JSON type wrote, a Python None included as the JSON `null`).
+number of rows, the rows sent as ONE parameter, a JSON array of arrays written by orjson (C), and expanded by
+`jsonb_array_elements` (psycopg's executemany pipelines a statement per row, and its per-row Python work was most
+of a settlement's CPU; a column per array, the form before, cost psycopg's array dumper — Python — ~5 µs a
+column and a row: 40 arrays were a third of a one-bet batch's writing CPU, issue 33). A value reaches its column
+as `CAST(r->>i AS type)`: the text of a JSON string, integer or float (orjson writes a float's shortest
+round-trip text, which float8in reads back to the same double); a JSON column's value is given as its text
+(fastjson.dumps: what SQLAlchemy's JSON type wrote, a Python None included as the JSON `null`), a JSON string
+whose text is stored as it is.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Connection
+from sqlalchemy.exc import DBAPIError
 
 from tapete.server.storage import fastjson
 from tapete.server.storage.db import casino_tables
@@ -37,12 +42,28 @@ class Hot:
             return 0
         if conn.dialect.name == "sqlite":
             return conn.exec_driver_sql(self.sqlite, rows if len(rows) > 1 else rows[0]).rowcount
-        columns = [list(column) for column in zip(*rows, strict=True)]
+        data = rows_json(rows)
         folded = conn.info.get(_FOLDED)
         if folded is not None:            # sent with the transaction's other writes (Folded); rows counted, not checked
-            folded.add(self.postgresql, columns)
+            folded.add(self.postgresql, (data,))
             return len(rows)
-        return conn.exec_driver_sql(self.postgresql, tuple(columns)).rowcount
+        return conn.exec_driver_sql(self.postgresql, (data,)).rowcount
+
+
+def rows_json(rows: Sequence[Sequence[Any]]) -> str:
+    """The rows as the one parameter `rows_from` expands: a JSON array of arrays (rows of the same width)."""
+    return fastjson.dumps(rows)
+
+
+def rows_from(columns: Sequence[tuple[str, str]], alias: str = "v", ordinality: str | None = None) -> str:
+    """A FROM item of the rows given as ONE parameter (`rows_json`), with columns `(name, TYPE)` in row order
+    (TYPE as PostgreSQL names it; JSON: the text, cast by the caller); `ordinality`: a column numbering the rows
+    in the order given."""
+    values = ", ".join(f"CAST(e.r->>{i} AS {'TEXT' if kind == 'JSON' else kind}) AS {_q(name)}"
+                       for i, (name, kind) in enumerate(columns))
+    numbered = f", e.n AS {_q(ordinality)}" if ordinality else ""
+    return (f"(SELECT {values}{numbered} FROM jsonb_array_elements(CAST(%s AS JSONB)) WITH ORDINALITY AS e(r, n)) "
+            f"AS {alias}")
 
 
 _FOLDED = "tapete_folded"
@@ -58,8 +79,9 @@ class Folded:
     snapshot: the clauses must not depend on each other's effects (the ledger's postings read the transactions'
     ids from the clause that inserts them, by name), and each row is changed by one clause at most. A constraint
     (a duplicate key, a CHECK) fails the whole statement, hence the transaction, as it failed one statement before.
-    Placeholders are positional (`%s`, `%b`): the clauses' texts and parameters are joined in order. A batch's
-    statement keeps to psycopg's 50 parameters, past which it parses the query text again on every execution."""
+    Placeholders are positional (`%s`): the clauses' texts and parameters are joined in order, a clause's rows ONE
+    parameter (`rows_json`). A batch's statement keeps to psycopg's 50 parameters, past which it parses the query
+    text again on every execution."""
 
     def __init__(self) -> None:
         self.parts: list[tuple[str, str]] = []
@@ -73,13 +95,44 @@ class Folded:
         self.params.extend(params)
         return name
 
-    def send(self, conn: Connection) -> None:
+    def send(self, conn: Connection, commit: bool = False) -> None:
+        """The one statement; `commit`: with the transaction's COMMIT, in one round trip (`pipelined`)."""
         if not self.parts and self.notify is None:
-            return
+            return                        # nothing written: the transaction commits as any other
         final = f"SELECT pg_notify('tapete_tables', {self.notify})" if self.notify is not None else "SELECT 1"
         clauses = ", ".join(f"{name} AS ({sql})" for name, sql in self.parts)
-        conn.exec_driver_sql((f"WITH {clauses} " if clauses else "") + final, tuple(self.params)).all()
+        sql = (f"WITH {clauses} " if clauses else "") + final
+        if commit:
+            pipelined(conn, sql, tuple(self.params), commit=True)
+        else:
+            conn.exec_driver_sql(sql, tuple(self.params)).all()
         self.parts, self.params, self.notify = [], [], None
+
+
+def pipelined(conn: Connection, sql: str, params: Sequence[Any], commit: bool = False) -> Any:
+    """PostgreSQL: one statement sent in the driver's pipeline mode, so that what the driver sends around it goes in
+    the same round trip — the BEGIN it opens the transaction with (the statement first in its transaction), or
+    the COMMIT that follows it (`commit`: the transaction ends here; SQLAlchemy's own commit then finds nothing
+    to do). The driver's cursor comes back, its result read.
+
+    Why (issue 33): a batch of bets took four round trips, BEGIN, its read, its write, COMMIT; each one a send, a
+    wait and the interpreter lock taken back by the writer thread. Two now. As SQLAlchemy would: the engine's
+    `before_cursor_execute` listeners see the statement (the statement counts, tests' hooks), and an error is
+    SQLAlchemy's (IntegrityError on a duplicate key or a CHECK: batch.py relies on it). A statement that fails
+    skips the COMMIT after it; the transaction is then rolled back as after any failed statement."""
+    driver = conn.connection.driver_connection
+    cursor = driver.cursor()   # type: ignore[union-attr]
+    for listener in conn.dispatch.before_cursor_execute:
+        sql, params = listener(conn, cursor, sql, params, None, False)
+    dbapi = conn.dialect.loaded_dbapi
+    try:
+        with driver.pipeline():   # type: ignore[union-attr]
+            cursor.execute(sql, params)
+            if commit:
+                cursor.execute("COMMIT", prepare=False)
+    except dbapi.Error as exc:
+        raise DBAPIError.instance(sql, params, exc, dbapi.Error, dialect=conn.dialect) from exc
+    return cursor
 
 
 def folded(conn: Connection) -> Folded | None:
@@ -88,9 +141,10 @@ def folded(conn: Connection) -> Folded | None:
 
 
 @contextmanager
-def folding(conn: Connection) -> Iterator[Folded | None]:
+def folding(conn: Connection, commit: bool = False) -> Iterator[Folded | None]:
     """On PostgreSQL, gather the writes made inside (Hot.many, the ledger batch, the table's row) and send them as
-    one statement on the way out; nothing is sent when the block raises. SQLite (in process): a no-op."""
+    one statement on the way out (`commit`: with the transaction's COMMIT, the block being its last work); nothing
+    is sent when the block raises. SQLite (in process): a no-op."""
     if conn.dialect.name == "sqlite":
         yield None
         return
@@ -99,16 +153,13 @@ def folding(conn: Connection) -> Iterator[Folded | None]:
         yield fold
     finally:
         conn.info.pop(_FOLDED, None)
-    fold.send(conn)
+    fold.send(conn, commit)
 
 
 def _columns(spec: str) -> list[tuple[str, str]]:
     return [(name, kind) for name, kind in (c.strip().split(" ", 1) for c in spec.split(","))]
 
 
-def _unnest(columns: list[tuple[str, str]]) -> str:
-    arrays = ", ".join(f"CAST(%b AS {'TEXT' if kind == 'JSON' else kind}[])" for _, kind in columns)
-    return f"unnest({arrays}) AS v({', '.join(_q(name) for name, _ in columns)})"
 
 
 def _q(name: str) -> str:
@@ -121,7 +172,7 @@ def insert(table: str, spec: str) -> Hot:
     names = ", ".join(_q(name) for name, _ in columns)
     values = ", ".join(f"CAST(v.{_q(name)} AS JSON)" if kind == "JSON" else f"v.{_q(name)}" for name, kind in columns)
     return Hot(f"INSERT INTO {table} ({names}) VALUES ({', '.join('?' * len(columns))})",
-               f"INSERT INTO {table} ({names}) SELECT {values} FROM {_unnest(columns)}")
+               f"INSERT INTO {table} ({names}) SELECT {values} FROM {rows_from(columns)}")
 
 
 def update(table: str, sets: str, keys: str) -> Hot:
@@ -135,7 +186,7 @@ def update(table: str, sets: str, keys: str) -> Hot:
     where_pg = " AND ".join(f"{table}.{_q(n)} = v.{_q(n)}" for n, _ in key_columns)
     unnested = [(n.rstrip("+"), kind) for n, kind in set_columns + key_columns]
     return Hot(f"UPDATE {table} SET {lite} WHERE {where_lite}",
-               f"UPDATE {table} SET {pg} FROM {_unnest(unnested)} WHERE {where_pg}")
+               f"UPDATE {table} SET {pg} FROM {rows_from(unnested)} WHERE {where_pg}")
 
 
 BET_INSERT = insert("bets", "table_id TEXT, bet_id TEXT, round_id INTEGER, player TEXT, kind TEXT, spot JSON, amount BIGINT, "
@@ -167,23 +218,28 @@ def committed_keys(conn: Connection, keys: Sequence[str]) -> dict[str, dict[str,
 _ROW_COLUMNS = [c.name for c in casino_tables.c if c.name != "state"]
 # The table's row locked first (a MATERIALIZED clause: the accounts' clause reads it, so it runs before any account
 # is locked, in the order every other transaction takes them: the table, then the accounts by id); the keys read
-# without a lock, as committed_keys reads them.
+# without a lock, as committed_keys reads them. Three columns come back, each one JSON value (the row, the keys'
+# records, the balances), and the two lists go as one JSON parameter: a column or a list element each cost the
+# driver and SQLAlchemy Python work on every batch (the row's 23 columns were most of this read's CPU, issue 33).
 _LOCK_FOR_BATCH = (
-    "WITH t AS MATERIALIZED (SELECT " + ", ".join(_ROW_COLUMNS) + " FROM casino_tables WHERE id = %s FOR UPDATE), "
-    "a AS MATERIALIZED (SELECT id, balance FROM accounts WHERE id = ANY(%s) AND EXISTS (SELECT FROM t) ORDER BY id FOR UPDATE) "
-    "SELECT t.*, (SELECT json_agg(json_build_array(k.key, k.fingerprint, k.response)) FROM idempotency AS k "
-    "WHERE k.key = ANY(%s)), (SELECT json_agg(json_build_array(a.id, a.balance)) FROM a) FROM t")
+    "WITH p AS MATERIALIZED (SELECT CAST(%s AS JSONB) AS j), "
+    "t AS MATERIALIZED (SELECT " + ", ".join(_ROW_COLUMNS) + " FROM casino_tables WHERE id = %s FOR UPDATE), "
+    "a AS MATERIALIZED (SELECT id, balance FROM accounts WHERE id = ANY(ARRAY(SELECT jsonb_array_elements_text(p.j->0) "
+    "FROM p)) AND EXISTS (SELECT FROM t) ORDER BY id FOR UPDATE) "
+    "SELECT row_to_json(t), (SELECT json_agg(json_build_array(k.key, k.fingerprint, k.response)) FROM idempotency AS k "
+    "WHERE k.key = ANY(ARRAY(SELECT jsonb_array_elements_text(p.j->1) FROM p))), "
+    "(SELECT json_agg(json_build_array(a.id, a.balance)) FROM a) FROM t")
 
 
 def lock_for_batch(conn: Connection, table_id: str, keys: Sequence[str], account_ids: Sequence[str]
                    ) -> tuple[dict[str, Any] | None, dict[str, dict[str, Any]], dict[str, int]]:
-    """PostgreSQL, a batch of bets' reads in ONE round trip (issue 33): the table's row locked (None: no such table),
+    """PostgreSQL, a batch of bets' reads in ONE round trip with its BEGIN (issue 33): the table's row locked (None: no such table),
     the idempotency records already committed under the batch's keys (as committed_keys), and the balances of
-    the batch's accounts, locked after the table's row (ledger.Batch takes them as known)."""
-    found = conn.exec_driver_sql(_LOCK_FOR_BATCH, (table_id, list(account_ids), list(keys))).first()
+    the batch's accounts, locked after the table's row (ledger.Batch takes them as known). The row's values are
+    those its columns hold (row_to_json writes a float's shortest round-trip text, read back to the same double)."""
+    found = pipelined(conn, _LOCK_FOR_BATCH, (fastjson.dumps([list(account_ids), list(keys)]), table_id)).fetchone()
     if found is None:
         return None, {}, {}
-    n = len(_ROW_COLUMNS)
-    row = dict(zip(_ROW_COLUMNS, found[:n], strict=True))
-    seen = {k: {"fingerprint": f, "response": r} for k, f, r in (found[n] or [])}
-    return row, seen, {a: int(b) for a, b in (found[n + 1] or [])}
+    row, keys_found, balances = found
+    seen = {k: {"fingerprint": f, "response": r} for k, f, r in (keys_found or [])}
+    return row, seen, {a: int(b) for a, b in (balances or [])}

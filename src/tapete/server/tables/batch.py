@@ -224,15 +224,18 @@ class BetBatches:
                 if r.idem:
                     idem_rows.append((r.idem[0], r.idem[1], 200, fastjson.dumps(answers[r]), ctx.now))
             ctx.actor = None
-            with hot.folding(conn):     # PostgreSQL: every write of the batch in one statement (hot.Folded)
+            # PostgreSQL: every write of the batch in one statement (hot.Folded), sent with the COMMIT
+            with hot.folding(conn, commit=True):
                 if ctx.pending_ledger is not None:
                     ctx.pending_ledger.flush()
                     ctx.pending_ledger = None
                 records = service._persist(ctx)
                 hot.IDEM_INSERT.many(conn, idem_rows)
-            service._cache(table_id, ctx)
+                # into the cache under the new version before the commit releases the row (service._run, why)
+                service._cache(table_id, ctx)
             statements = statements_sent(conn) - sent
         done = time.perf_counter()
-        self.stats.batch(len(batch), statements, 0 if service.db.is_sqlite else statements + 2, done - locked, done - began)
+        # PostgreSQL: a round trip per statement, the BEGIN and the COMMIT sent with the batch's read and write
+        self.stats.batch(len(batch), statements, 0 if service.db.is_sqlite else statements, done - locked, done - began)
         return answers, records
 

@@ -20,6 +20,7 @@ def load_open_bets(ctx: Ctx) -> dict[str, dict[str, Any]]:
     if ctx.open_bets is None:
         found = ctx.conn.execute(_OPEN_BETS, {"t": ctx.table_id})
         names = list(found.keys())      # plain rows zipped with the names: a round's bets at settlement
-        ctx.open_bets = {r[_BET_ID]: dict(zip(names, r, strict=True)) for r in found}
+        # all() fetches the rows in one driver call (iterating the result fetched them one by one: Python per row)
+        ctx.open_bets = {r[_BET_ID]: dict(zip(names, r, strict=True)) for r in found.all()}
         ctx.open_bets.update(ctx.new_bets)
     return ctx.open_bets

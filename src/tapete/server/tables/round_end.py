@@ -119,7 +119,7 @@ def round_records_raw(ctx: Ctx, record: dict[str, Any]) -> list[tuple[str, dict[
     found = ctx.conn.exec_driver_sql(_ROUND_RECORDS["sqlite" if dialect == "sqlite" else "postgresql"],
                                      (ctx.table_id, record.get("start_seq", 0)))
     out: list[tuple[str, dict[str, Any]]] = []
-    for kind, event, data in found:
+    for kind, event, data in found.all():       # the rows in one driver call, not one by one
         if kind == "bet":
             out.append((kind, {"event": fastjson.RawJSON(event)}))
         else:
