@@ -35,7 +35,7 @@ def test_no_token_no_entry(casino: Any) -> None:
 
 def test_player_cannot_act_as_croupier_or_chief(casino: Any) -> None:
     for path, body in (("open", None), ("close", {}), ("draw", None), ("confirm", None),
-                       ("void", {"reason": "x"}), ("limits", {"values": {"minimum": 200}}), ("correct", {"value": 3})):
+                       ("void", {"reason": "x"}), ("limits", {"values": {"minimum": 200}}), ("correct", {"value": 3, "reason": "x"})):
         answer = casino.post("ana", f"/api/tables/ruleta/{path}", body, expect=403)
         assert err(answer) == "forbidden", path
     assert err(casino.post("ana", "/api/tables/ruleta-b/outcome", {"value": 17}, expect=403)) == "forbidden"
