@@ -90,7 +90,7 @@ def test_cite_refuses_a_bad_or_unmapped_citation_with_exit_2(bad: str) -> None:
     run = subprocess.run([sys.executable, "-m", "tapete.cli", "cite", bad], capture_output=True, text=True,
                          cwd=ROOT, env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})
     assert run.returncode == 2, run
-    assert run.stderr.startswith("error: ") and "Traceback" not in run.stderr + run.stdout
+    assert run.stderr.startswith("error bad-option: ") and "Traceback" not in run.stderr + run.stdout
 
 
 def test_cite_command_prints_the_article() -> None:
