@@ -30,6 +30,7 @@ from tapete.server.http.auth import Auth, Me, User, check_password
 from tapete.server.http.fanout import Fanout
 from tapete.server.http.fanout import drain as _drain
 from tapete.server.http.fanout import dumps as fanout_dumps
+from tapete.server.http.guards import IdemKey, cashier_for, casino_wide, idem, need, staff
 from tapete.server.http.health import Health
 from tapete.server.http.lane import App, BetLane
 from tapete.server.http.metrics import CONTENT_TYPE as METRICS_TYPE
@@ -69,7 +70,6 @@ log = logging.getLogger("tapete.server")
 
 
 
-IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=security.MAX_IDEMPOTENCY_KEY)]
 
 
 THREADS_SQLITE = 2
@@ -234,16 +234,6 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
     service, auth, db = server.service, server.auth, server.db
     fanout = Fanout()
 
-    def need(user: User, *roles: str) -> None:
-        if not user.has(*roles):
-            raise TapeteError("forbidden", f"{user.username} is not {' or '.join(roles)}")
-
-    def staff(user: User, table: str, *roles: str) -> None:
-        if not user.has(*roles):
-            raise TapeteError("forbidden", f"{user.username} is not {' or '.join(roles)}")
-        if not user.works(table):
-            raise TapeteError("forbidden", f"{user.username} does not work table {table}")
-
     def sees_table(user: User, table: str, *roles: str) -> bool:
         """Staff of these roles who work this table (a restricted chief sees nothing of another table)."""
         return user.has(*roles) and user.works(table)
@@ -251,26 +241,6 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
     def public(table: str, doc: Any, user: User | None) -> Any:
         """A table's document as `user` may read it: other players by display name (staff of the table see logins)."""
         return server.shown(table, doc, user)
-
-    def casino_wide(user: User, *roles: str) -> None:
-        """A report over every table: staff who work every table (no `tables` list), or the inspector."""
-        need(user, *roles)
-        if user.tables is not None and not user.has("inspector"):
-            raise TapeteError("forbidden", f"{user.username} works only tables {', '.join(user.tables)}")
-
-    def cashier_for(user: User, username: str) -> None:
-        """The cashier moves money for others: never to or from his own wallet, never from an account that plays."""
-        need(user, "cashier")
-        if user.has("player") or username == user.username:
-            raise TapeteError("forbidden", "a cashier never moves money to or from his own wallet")
-
-    def idem(user: User, key: str | None, request: Request, body: Any, required: bool = True) -> tuple[str, str] | None:
-        if not key:
-            if required:
-                raise TapeteError("idempotency-key-required", "a request that moves money needs an Idempotency-Key header")
-            return None
-        payload = body.model_dump(mode="json") if hasattr(body, "model_dump") else body
-        return f"{user.username}:{key}", security.fingerprint(request.method, request.url.path, payload)
 
     # -- service -----------------------------------------------------------------------------------
     @app.get("/api/health", tags=["service"])

@@ -9,12 +9,12 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo
 
-from fastapi import FastAPI, Header, Path, Request
+from fastapi import FastAPI, Path, Request
 from pydantic import Field, StrictInt, StringConstraints
 
 from tapete.core.errors import TapeteError
-from tapete.server.http import security
 from tapete.server.http.auth import Me, User
+from tapete.server.http.guards import IdemKey, idem
 from tapete.server.http.models import MAX_CENTS, Body
 from tapete.server.players import record
 from tapete.server.tables import disputes
@@ -47,13 +47,7 @@ def when(ts: float | None, zone: ZoneInfo) -> str | None:
 def install(app: FastAPI, server: Any) -> None:
     """The routes, on the app itself (the role matrix and the API's listing read the routes one by one)."""
     service = server.service
-    IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=security.MAX_IDEMPOTENCY_KEY)]
     Number = Annotated[int, Path(ge=1, le=2**31 - 1)]
-
-    def idem(user: User, key: str | None, request: Request, body: Any) -> tuple[str, str] | None:
-        if not key:
-            return None
-        return f"{user.username}:{key}", security.fingerprint(request.method, request.url.path, body.model_dump(mode="json"))
 
     def chief_or_inspector(user: User, table: str) -> None:
         service.spec(table)                         # unknown-table (404)
@@ -87,7 +81,7 @@ def install(app: FastAPI, server: Any) -> None:
         log and a line in the staff log, with its number (`dispute`). No money moves."""
         chief_or_inspector(user, table_id)
         return disputes.record(service, table_id, user.username, body.round, body.player, body.reason, body.claim,
-                               idem(user, idempotency_key, request, body))
+                               idem(user, idempotency_key, request, body, required=False))
 
     @app.post("/api/tables/{table_id}/disputes/{dispute_id}/close", tags=["chief"])
     def close_dispute(table_id: str, dispute_id: Number, body: DisputeCloseIn, user: Me, request: Request,
@@ -95,4 +89,4 @@ def install(app: FastAPI, server: Any) -> None:
         """Close an open dispute, `upheld` or `dismissed`, with a note (the table's chief, the inspector); once."""
         chief_or_inspector(user, table_id)
         return disputes.close(service, table_id, user.username, dispute_id, body.outcome, body.note,
-                              idem(user, idempotency_key, request, body))
+                              idem(user, idempotency_key, request, body, required=False))

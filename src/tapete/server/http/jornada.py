@@ -5,14 +5,15 @@ per table for the chief and the inspector, and the cage's guarantee."""
 
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Query, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import Response
 from fastapi.templating import Jinja2Templates
 from pydantic import Field, StrictInt
 
 from tapete.core.errors import TapeteError
-from tapete.server.http import security, web
+from tapete.server.http import guards, security, web
 from tapete.server.http.auth import Me, User
+from tapete.server.http.guards import IdemKey, idem
 from tapete.server.http.models import Body, Cents, Username
 from tapete.server.jornada import ops, report
 from tapete.server.jornada.window import check_order, parse_time
@@ -49,20 +50,10 @@ def install(app: FastAPI, server: Any) -> None:
     role matrix and the API's listing read the routes one by one)."""
     r = app
     service, db = server.service, server.db
-    IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=security.MAX_IDEMPOTENCY_KEY)]
-
-    def idem(user: User, key: str | None, request: Request, body: Any) -> tuple[str, str]:
-        if not key:
-            raise TapeteError("idempotency-key-required", "a request that moves money needs an Idempotency-Key header")
-        payload = body.model_dump(mode="json") if hasattr(body, "model_dump") else body
-        return f"{user.username}:{key}", security.fingerprint(request.method, request.url.path, payload)
 
     def staff(user: User, table: str, *roles: str) -> None:
-        service.spec(table)
-        if not user.has(*roles):
-            raise TapeteError("forbidden", f"{user.username} is not {' or '.join(roles)}")
-        if not user.works(table):
-            raise TapeteError("forbidden", f"{user.username} does not work table {table}")
+        service.spec(table)                         # unknown-table (404) before the roles
+        guards.staff(user, table, *roles)
 
     @r.post("/api/tables/{table_id}/jornada/open", tags=["jornada"])
     def open_table(table_id: str, body: OpenIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
