@@ -157,10 +157,11 @@ def test_a_bet_to_the_non_owner_is_forwarded_once_and_written_by_the_owner(postg
         wait_for(lambda: all(health(n.base)["cluster"]["owners"] == want for n in nodes.values()), what="one table each")
         a, b = nodes["a"], nodes["b"]
         table = next(t for t in tables if want[t] == "a")
-        croupier = login(a.base, "croupier")
+        croupier, player = login(a.base, "croupier"), login(b.base, "p0")
+        # the open is a's last direct write: the forwarded bet and its replay follow it within cluster.QUIET_S, after
+        # which a would let b have the table (the logins, slow on a loaded machine, come before it)
         opened = httpx.post(f"{a.base}/api/tables/{table}/open", json={}, headers={**croupier, "Idempotency-Key": "o1"})
         assert opened.status_code == 200, opened.text
-        player = login(b.base, "p0")
         key, body = uuid.uuid4().hex, {"bets": [{"kind": "dozen", "on": [1], "amount": 300}]}
         r = httpx.post(f"{b.base}/api/tables/{table}/bets", json=body, headers={**player, "Idempotency-Key": key}, timeout=10)
         assert r.status_code == 200, r.text
