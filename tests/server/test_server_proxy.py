@@ -90,7 +90,8 @@ def play_a_round_through(base: str) -> None:
     staff.headers["Authorization"] = f"Bearer {token}"
 
     browser = httpx.Client(base_url=base, timeout=10, headers={"Origin": base})
-    assert browser.get("/").status_code == 200                                  # the lobby page
+    lobby = browser.get("/")
+    assert lobby.status_code == 200, lobby.text[:2000]                           # the lobby page
     assert "ruleta" in browser.get("/tables/ruleta").text
     login = browser.post("/api/session", json={"username": "ana", "password": PASSWORD})
     assert login.status_code == 200, login.text

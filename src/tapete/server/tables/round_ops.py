@@ -158,7 +158,7 @@ def op_close(ctx: Ctx, cards: list[Any] | None) -> dict[str, Any]:
         # a state the next round carries (an announced limit change counting spins) still takes bets. The
         # state as it was (the database's: nothing is written yet) replaces the one closed in place.
         del ctx.records[-1]
-        ctx.state = load_state(ctx.conn, ctx.game, ctx.table_id, ctx.row.get("state_seq", 0))
+        ctx.state = load_state(ctx.conn, ctx.game, ctx.table_id)
         ctx.state_changed = changed
         ctx.emit("no-outcome", {"reason": "no bet rides on chance: the wheel does not spin"})
         return conclude(ctx)

@@ -233,7 +233,7 @@ class TableService:
             cached = self._states.pop(spec.id, None)
         if cached is not None and cached[0] == row["version"]:
             return cached[1]
-        return load_state(conn, game, spec.id, row.get("state_seq", 0))
+        return load_state(conn, game, spec.id, row)
 
     def _persist(self, ctx: Ctx) -> list[dict[str, Any]]:
         conn = ctx.conn

@@ -104,14 +104,23 @@ class Ctx:
         return r if r in ("player", "house") else "player"
 
 
-def load_state(conn: Connection, game: Game, table_id: str, state_seq: int) -> Any:
-    """The table's state: the last snapshot, then the bets logged after it, applied in order."""
-    raw = conn.execute(select(casino_tables.c.state).where(casino_tables.c.id == table_id)).scalar_one()
+def load_state(conn: Connection, game: Game, table_id: str, row: dict[str, Any] | None = None) -> Any:
+    """The table's state: the last snapshot, then the bets logged after it and up to the row's last record,
+    applied in order. Snapshot, its sequence number and the log's head come from ONE read of the row (`row`
+    when it holds the snapshot, else read here): a reader outside a locked transaction that took them from two
+    reads, on PostgreSQL's read-committed, could pair a later round's snapshot with an earlier round's bets and
+    replay them onto it (a lobby that answered 409 while another node played the table)."""
+    if row is None or "state" not in row:
+        found = conn.execute(select(casino_tables.c.state, casino_tables.c.state_seq, casino_tables.c.log_seq)
+                             .where(casino_tables.c.id == table_id)).mappings().one()
+        row = dict(found)
+    raw = row["state"]
     if not raw:
         return None
-    state = from_json(game.state_type(), fastjson.loads(raw))
-    found = conn.execute(text("SELECT data FROM events WHERE table_id = :t AND seq > :s AND kind = 'bet' ORDER BY seq"),
-                         {"t": table_id, "s": state_seq}).all()
+    state = from_json(game.state_type(), raw if isinstance(raw, dict) else fastjson.loads(raw))
+    found = conn.execute(text("SELECT data FROM events WHERE table_id = :t AND seq > :s AND seq <= :last "
+                              "AND kind = 'bet' ORDER BY seq"),
+                         {"t": table_id, "s": row["state_seq"] or 0, "last": row["log_seq"]}).all()
     for (data,) in found:
         data = data if isinstance(data, dict) else fastjson.loads(data)
         game.apply(state, parse_event(game, data["event"], 0))
