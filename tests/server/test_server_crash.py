@@ -20,7 +20,7 @@ from sqlalchemy import create_engine, func, select
 
 from tapete.server.audit import chains as audit
 from tapete.server.money import ledger
-from tapete.server.storage.db import bets, ledger_tx, normalise_url, postings
+from tapete.server.storage.db import bets, casino_tables, ledger_tx, normalise_url, postings
 
 from .conftest import PASSWORD, Player, ServerProcess, write_config  # type: ignore[import-not-found]
 
@@ -38,9 +38,15 @@ def wait_settled(url: str, timeout: float = 20.0) -> None:
                 if conn.execute(select(func.count()).select_from(bets).where(bets.c.status == "open")).scalar_one() == 0:
                     return
             time.sleep(0.2)
+        with engine.connect() as conn:          # what is still open, and where its table stands: the failure says it
+            still = conn.execute(select(bets.c.table_id, bets.c.round_id, func.count()).where(bets.c.status == "open")
+                                 .group_by(bets.c.table_id, bets.c.round_id)).all()
+            tables = conn.execute(select(casino_tables.c.id, casino_tables.c.phase, casino_tables.c.round_no,
+                                         casino_tables.c.round_id, casino_tables.c.deadline)).all()
     finally:
         engine.dispose()
-    raise AssertionError("bets still open")
+    raise AssertionError(f"bets still open (table, round id, bets): {still}; tables (id, phase, round, round id, "
+                         f"deadline - now): {[(*t[:4], t[4] and round(t[4] - time.time(), 1)) for t in tables]}")
 
 
 def check_books(url: str, players: list[Player]) -> dict[str, Any]:
