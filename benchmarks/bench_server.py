@@ -7,7 +7,8 @@ Idempotency-Key; the requests are paced to the offered rate (a schedule per wrk 
 the load is an open loop while connections are free. As on a casino floor, the tables' rounds are spread over
 the cycle (the croupier calls the first no va más of table i at i/10 of it: the ten tables of one server would
 otherwise spin and settle together), and a player does not bet at a table he has just seen closed (a refusal
-marks that table closed for 0.6 s in the wrk thread; his next bets go to players of open tables). wrk is pinned to CPU 1 and the server to CPU 0 where
+of the phase, after no va más or in the pause before the next round, marks that table closed for 0.6 s in the wrk
+thread; his next bets go to players of open tables). wrk is pinned to CPU 1 and the server to CPU 0 where
 the machine has two (`taskset`); the CPU each used is reported beside the figures, with the load average
 (this machine's two cores are shared with other work: the figures are what it gave at that moment).
 
@@ -681,8 +682,9 @@ def run(duration: float = DURATION, only: tuple[str, ...] | None = None) -> list
     NOTE = ("Latencies: every answered request, refusals between rounds included (wrk cannot tell them apart); "
             "CPU: seconds of CPU per second of load (1.0 = one core). wrk is pinned to CPU 1, the server processes "
             "unpinned (on a machine shared with other work a pinned server waits for its core); see the load average. "
-            "Refused: bets that reached a table after its no va más (5 s of bets, then the spin; the tables' rounds "
-            "spread over the cycle; a wrk thread sends no bets to a table it saw refuse one in the last 0.6 s). "
+            "Refused: bets that reached a table after its no va más or before its next round (5 s of bets, then the "
+            "spin and a pause; the tables' rounds spread over the cycle; a wrk thread sends no bets to a table it saw "
+            "refuse one, after no va más or in the pause, in the last 0.6 s). "
             "Accepted + refused = the requests sent: every bet that reached an open table was accepted. "
             "Burst rows (pg-burst, sqlite-burst): no va más called by the bench's croupier on a schedule, each table's "
             "round every 10 s, the tables staggered, 80 % of a round's bets offered in its last 3 s and none in the "

@@ -23,7 +23,8 @@ function setup(thread)
   table.insert(threads, thread)
 end
 
--- A player does not bet at a table the stream shows closed: a refusal (409, "table ruleta-N: no va más ...")
+-- A player does not bet at a table the stream shows closed: a refusal of the phase (409 bet-closed, "table
+-- ruleta-N: no va más ...", or wrong-phase, "table ruleta-N is settled ...": the pause before the next round)
 -- marks that table closed for CLOSED_MS, and the next requests go to players of the other tables.
 local CLOSED_MS = 600
 local closed_until = {}
@@ -109,8 +110,10 @@ function response(status, headers, body)
     ok = ok + 1
   elseif status == 409 then
     refused = refused + 1
-    local table_id = body:match("table ([%w%-]+): no va m")
-    if table_id then closed_until[table_id] = now_ms() + CLOSED_MS end
+    if body:find('"bet%-closed"') or body:find('"wrong%-phase"') then
+      local table_id = body:match("table ([%w%-]+)[: ]")
+      if table_id then closed_until[table_id] = now_ms() + CLOSED_MS end
+    end
   else
     failed = failed + 1
   end
