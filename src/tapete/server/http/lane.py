@@ -35,7 +35,13 @@ from starlette.middleware.errors import ServerErrorMiddleware
 from tapete.core.errors import TapeteError
 from tapete.server.http.fanout import dumps
 from tapete.server.http.models import BetsIn
-from tapete.server.http.security import MAX_IDEMPOTENCY_KEY, fingerprint, replay_body, with_security_headers
+from tapete.server.http.security import (
+    MAX_IDEMPOTENCY_KEY,
+    fingerprint,
+    read_body,
+    replay_body,
+    with_security_headers,
+)
 from tapete.server.http.status import STATUS
 
 PATH = re.compile(r"/api/tables/([^/]+)/bets")
@@ -98,19 +104,13 @@ class BetLane:
         if user is not None and not user.plays():
             await self.full(scope, receive, send)
             return
-        body = bytearray()
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return                                 # the client went away
-            body += message.get("body", b"")
-            more = message.get("more_body", False)
-            if len(body) > self.max_body:              # the edge answers 413 without reading the rest
-                await self.full(scope, replay_body(bytes(body), receive, more), send)
-                return
-            if not more:
-                break
-        body = bytes(body)
+        read = await read_body(receive, self.max_body)
+        if read is None:
+            return                                     # the client went away
+        body, more = read
+        if len(body) > self.max_body:                  # the edge answers 413 without reading the rest
+            await self.full(scope, replay_body(body, receive, more), send)
+            return
         model = self._model(body)
         if model is not None and user is None:         # not in the cache: looked up as the endpoint does
             import anyio.to_thread

@@ -91,21 +91,17 @@ class Edge:
             if length is not None and (not length.isdigit() or int(length) > self.max_body):
                 await _refuse(send, 413, "too-large", f"request bodies are limited to {self.max_body // 1024} KiB")
                 return
-            body = bytearray()
-            while True:
-                message = await receive()
-                if message["type"] != "http.request":
-                    return                            # the client went away
-                body += message.get("body", b"")
-                if len(body) > self.max_body:
-                    await _refuse(send, 413, "too-large", f"request bodies are limited to {self.max_body // 1024} KiB")
-                    return
-                if not message.get("more_body", False):
-                    break
+            read = await read_body(receive, self.max_body)
+            if read is None:
+                return                                # the client went away
+            body = read[0]
+            if len(body) > self.max_body:
+                await _refuse(send, 413, "too-large", f"request bodies are limited to {self.max_body // 1024} KiB")
+                return
             if b"\x00" in body or JSON_NUL.search(body):
                 await _refuse(send, 400, "bad-request", "a NUL character is not accepted in a request")
                 return
-            receive = replay_body(bytes(body), receive)
+            receive = replay_body(body, receive)
         await self.app(scope, receive, _with_headers(scope, send))
 
     def _forwarded(self, scope: dict[str, Any]) -> dict[str, Any]:
@@ -198,6 +194,20 @@ def fingerprint(method: str, path: str, payload: Any) -> str:
     with sorted keys, unchanged: records stored before an upgrade still match their retries (orjson would be
     faster, but its compact, unescaped text would change every fingerprint)."""
     return hashlib.sha256(f"{method} {path} {_canonical(payload)}".encode()).hexdigest()
+
+
+async def read_body(receive: Any, limit: int) -> tuple[bytes, bool] | None:
+    """A request's body as the edge and the bet lane read it: to its end, or until it passes `limit` bytes (then
+    `more` says whether the rest is still unread). None: the client went away."""
+    body = bytearray()
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        body += message.get("body", b"")
+        more = message.get("more_body", False)
+        if len(body) > limit or not more:
+            return bytes(body), more
 
 
 def replay_body(body: bytes, receive: Any, more: bool = False) -> Any:
