@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import os
 import re
 import shutil
 import subprocess
@@ -60,26 +59,6 @@ def front_config(listen: str, servers: dict[str, str]) -> str:
     return "\n".join(out) + "\n"
 
 
-def start_node(bs: Any, config: Path, url: str, node: str, port: int) -> subprocess.Popen[bytes]:
-    import httpx
-
-    env = {**os.environ, "TAPETE_DATABASE_URL": url}
-    proc = subprocess.Popen([sys.executable, "-m", "tapete.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                             "--config", str(config), "--log-level", "warning", "--node", node], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    end = time.monotonic() + 120
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError(proc.stderr.read().decode()[-2000:])  # type: ignore[union-attr]
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError("server did not start")
-
-
 def forwarded(bases: list[str]) -> int:
     import httpx
 
@@ -104,7 +83,7 @@ def measure(processes: int, rates: tuple[int, ...], duration: float) -> list[dic
             for i, (n, p) in enumerate(ports.items(), start=1))
         config.write_text(text.replace("[security]\n", '[security]\ntrusted_proxies = ["127.0.0.1"]\n', 1), encoding="utf-8")
         for node, port in ports.items():
-            procs.append(start_node(bs, config, pg.url, node, port))
+            procs.append(bs.start_server(config, pg.url, port=port, args=("--node", node))[0])
         bases = [f"http://127.0.0.1:{p}" for p in ports.values()]
         fport = bs.free_port()
         conf = tmp / "haproxy.cfg"

@@ -160,14 +160,16 @@ class Postgres:
             shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def start_server(config: Path, url: str, cpus: str | None = None) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(config: Path, url: str, cpus: str | None = None, port: int | None = None,
+                 args: tuple[str, ...] = ()) -> tuple[subprocess.Popen[bytes], str]:
+    """`tapete serve` on `port` (a free one by default) with `args` (bench_routed's `--node`), once healthy."""
     import httpx
 
-    port = free_port()
+    port = port or free_port()
     env = {**os.environ, "TAPETE_DATABASE_URL": url}
     pin = ["taskset", "-c", cpus] if cpus and shutil.which("taskset") else []
     proc = subprocess.Popen([*pin, sys.executable, "-m", "tapete.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                             "--config", str(config), "--log-level", "warning"], env=env,
+                             "--config", str(config), "--log-level", "warning", *args], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     end = time.monotonic() + 120
