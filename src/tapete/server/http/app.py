@@ -30,7 +30,7 @@ from tapete.server.http.auth import Auth, Me, User, check_password
 from tapete.server.http.fanout import Fanout
 from tapete.server.http.fanout import drain as _drain
 from tapete.server.http.fanout import dumps as fanout_dumps
-from tapete.server.http.guards import IdemKey, cashier_for, casino_wide, idem, need, staff
+from tapete.server.http.guards import IdemKey, casino_wide, idem, need, staff
 from tapete.server.http.health import Health
 from tapete.server.http.lane import App, BetLane
 from tapete.server.http.metrics import CONTENT_TYPE as METRICS_TYPE
@@ -38,23 +38,15 @@ from tapete.server.http.metrics import Metrics
 from tapete.server.http.models import (
     ActIn,
     BetsIn,
-    CloseIn,
-    CorrectIn,
-    FloatIn,
-    LimitsIn,
     LoginIn,
-    MoneyIn,
     NameIn,
-    OutcomeIn,
     RebuyIn,
     RestIn,
     SitIn,
     UserIn,
-    VoidIn,
 )
 from tapete.server.http.routing import Router
 from tapete.server.http.status import STATUS
-from tapete.server.jornada import ops as jornada_ops
 from tapete.server.jornada import window as periods
 from tapete.server.money import cage, ledger
 from tapete.server.players.care import Care
@@ -222,6 +214,12 @@ def create_app(config: CasinoConfig, database_url: str | None = None, *, clock: 
     from tapete.server.http import disputes
 
     disputes.install(app, server)   # a player's dispute about a round, recorded and closed (tables/disputes.py)
+    from tapete.server.http import croupier
+
+    croupier.install(app, server)   # the croupier's and the chief's routes: the round, keyed results, voids, limits
+    from tapete.server.http import cashier
+
+    cashier.install(app, server)    # the cage: deposits, withdrawals, a table's float
     from tapete.server.http.api_docs import install as install_api_docs
 
     install_api_docs(app)      # /docs offline: Swagger UI from the package, not a CDN
@@ -426,26 +424,6 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
                                  .where(postings.c.account_id == account).order_by(postings.c.id.desc()).limit(limit)).mappings()
             return {"user": username, "balance": ledger.balance(conn, account), "movements": [dict(m) for m in moves]}
 
-    @app.post("/api/cashier/deposit", tags=["money"])
-    def deposit(body: MoneyIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
-        """Chips in: the player pays at the cage, the wallet is credited."""
-        cashier_for(user, body.user)
-        return cage.deposit(db, body.user, body.amount, user.username, body.memo, idem(user, idempotency_key, request, body),
-                            guard=server.care.deposit_guard)
-
-    @app.post("/api/cashier/withdraw", tags=["money"])
-    def withdraw(body: MoneyIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
-        """Chips out: never more than the wallet holds."""
-        cashier_for(user, body.user)
-        return cage.withdraw(db, body.user, body.amount, user.username, body.memo, idem(user, idempotency_key, request, body))
-
-    @app.post("/api/tables/{table_id}/float", tags=["money"])
-    def table_float(table_id: str, body: FloatIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
-        """A fill (bank to table) or credit (table to bank) of the table's float."""
-        service.spec(table_id)
-        staff(user, table_id, "cashier", "chief")
-        return cage.float_move(db, table_id, body.amount, body.direction, user.username, idem(user, idempotency_key, request, body))
-
     @app.get("/api/ledger", tags=["audit"])
     def ledger_view(user: Me, start: Annotated[str | None, Query(alias="from", max_length=40)] = None,
                     end: Annotated[str | None, Query(alias="to", max_length=40)] = None,
@@ -541,68 +519,6 @@ def routes(app: FastAPI, server: Server) -> None:  # noqa: C901 - one place list
     def leave_delete(table_id: str, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
         """The same as `POST .../seats/leave`."""
         return leave(table_id, user, request, idempotency_key)
-
-    # -- the croupier and the table chief ------------------------------------------------------------
-    @app.post("/api/tables/{table_id}/open", tags=["croupier"])
-    def open_round(table_id: str, user: Me) -> dict[str, Any]:
-        """Open betting for the next round (tables the croupier drives)."""
-        service.spec(table_id)
-        staff(user, table_id, "croupier", "chief")
-        return service.open_round(table_id, user.username)
-
-    @app.post("/api/tables/{table_id}/close", tags=["croupier"])
-    def close(table_id: str, body: CloseIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
-        """*No va más*. At a card table this deals the coup (a live table's croupier keys the cards)."""
-        service.spec(table_id)
-        staff(user, table_id, "croupier", "chief")
-        return service.close(table_id, user.username, body.cards, idem(user, idempotency_key, request, body))
-
-    @app.post("/api/tables/{table_id}/draw", tags=["croupier"])
-    def draw(table_id: str, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
-        """The electronic outcome, from the round's committed seed, settled at once."""
-        service.spec(table_id)
-        staff(user, table_id, "croupier", "chief")
-        return service.draw(table_id, user.username, idem(user, idempotency_key, request, {}))
-
-    @app.post("/api/tables/{table_id}/outcome", tags=["croupier"])
-    def outcome(table_id: str, body: OutcomeIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
-        """Key the physical result (a live table); the settlement is shown, then confirmed."""
-        service.spec(table_id)
-        staff(user, table_id, "croupier", "chief")
-        return service.key_outcome(table_id, user.username, body.value, body.name, body.last,
-                                   idem(user, idempotency_key, request, body))
-
-    @app.post("/api/tables/{table_id}/confirm", tags=["croupier"])
-    def confirm(table_id: str, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
-        """Confirm the keyed result: the settlement is booked."""
-        service.spec(table_id)
-        staff(user, table_id, "croupier", "chief")
-        return service.confirm(table_id, user.username, idem(user, idempotency_key, request, {}))
-
-    @app.post("/api/tables/{table_id}/correct", tags=["chief"])
-    def correct(table_id: str, body: CorrectIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
-        """The table chief corrects a keyed result before it is confirmed, saying why (`reason`: recorded, and
-        read out in the players' feed)."""
-        service.spec(table_id)
-        staff(user, table_id, "chief")
-        return service.correct(table_id, user.username, body.value, body.name, body.last, idem(user, idempotency_key, request, body),
-                               reason=body.reason)
-
-    @app.post("/api/tables/{table_id}/void", tags=["chief"])
-    def void(table_id: str, body: VoidIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
-        """The table chief voids the spin or coup in progress, as the engine's rules allow."""
-        service.spec(table_id)
-        staff(user, table_id, "chief")
-        return service.void(table_id, user.username, body.reason, idem(user, idempotency_key, request, body))
-
-    @app.post("/api/tables/{table_id}/limits", tags=["chief"])
-    def limits(table_id: str, body: LimitsIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
-        """The table chief changes the limits, where the jurisdiction allows (the engine decides when)."""
-        service.spec(table_id)
-        staff(user, table_id, "chief")
-        # in a jornada the anticipo is completed and the guarantee recomputed with it (jornada/ops.py)
-        return jornada_ops.limits(service, table_id, user.username, body.values,
-                                  idem(user, idempotency_key, request, body, required=False))
 
     # -- audit -------------------------------------------------------------------------------------
     @app.get("/api/tables/{table_id}/log", tags=["audit"])
