@@ -20,6 +20,17 @@ class BetResult:
     final: Final = "settled"
     at_risk: Fraction | None = None   # what still rides, for a pending bet
 
+    @classmethod
+    def pending(cls, staked: Fraction, at_risk: Fraction | None = None) -> BetResult:
+        """A bet still riding: nothing returned yet, at risk its whole stake unless told otherwise (a bet held
+        after a zero, a partly played hand)."""
+        return cls(staked, Fraction(0), final="pending", at_risk=staked if at_risk is None else at_risk)
+
+    @classmethod
+    def voided(cls, staked: Fraction) -> BetResult:
+        """A bet of a coup voided: its stake comes back, nothing won or lost."""
+        return cls(staked, staked, final="void")
+
     @property
     def status(self) -> str:
         if self.final != "settled":

@@ -624,7 +624,7 @@ class BingoGame(Game):
                 else:
                     returned += game.paid.get(card.id, 0)
             if not card.games:
-                results[card.id] = BetResult(staked, Fraction(0), final="pending", at_risk=staked)
+                results[card.id] = BetResult.pending(staked)
             else:
                 all_void = voided == (2 if card.double else 1)
                 results[card.id] = BetResult(staked, returned, final="void" if all_void else "settled")

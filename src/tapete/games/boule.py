@@ -301,9 +301,9 @@ class BouleGame(Game):
             if b.phase == "done":
                 results[b.id] = BetResult(staked, b.returned)
             elif state.void_pending:
-                results[b.id] = BetResult(staked, staked, final="void")
+                results[b.id] = BetResult.voided(staked)
             else:
-                results[b.id] = BetResult(staked, Fraction(0), final="pending", at_risk=staked)
+                results[b.id] = BetResult.pending(staked)
         return Settlement(self.id, state.jurisdiction, results, rounds=state.rounds, log=list(state.log))
 
     # -- questions every state answers -------------------------------------------------------------

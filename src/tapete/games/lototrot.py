@@ -511,9 +511,9 @@ class LototrotGame(Game):
         for t in state.tickets.values():
             staked = Fraction(t.amount)
             if state.voided:
-                results[t.id] = BetResult(staked, staked, final="void")
+                results[t.id] = BetResult.voided(staked)
             elif state.day is None:
-                results[t.id] = BetResult(staked, Fraction(0), final="pending", at_risk=staked)
+                results[t.id] = BetResult.pending(staked)
             else:
                 results[t.id] = BetResult(staked, Fraction(t.prize))
         day = state.day

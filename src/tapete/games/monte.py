@@ -367,7 +367,7 @@ class CasinoMonte(Game):
             if b.state == "done":
                 results[b.id] = BetResult(staked, b.returned)
             else:
-                results[b.id] = BetResult(staked, Fraction(0), final="pending", at_risk=staked)
+                results[b.id] = BetResult.pending(staked)
         return Settlement(self.id, state.jurisdiction, results, rounds=state.rounds, log=list(state.log))
 
     def legal_actions(self, state: CMState) -> list[Action]:
@@ -796,9 +796,9 @@ class MonteBanca(Game):
             if b.state == "done":
                 results[b.id] = BetResult(staked, b.returned)
             elif b.state == "void":
-                results[b.id] = BetResult(staked, staked, final="void")
+                results[b.id] = BetResult.voided(staked)
             else:
-                results[b.id] = BetResult(staked, Fraction(0), final="pending", at_risk=staked)
+                results[b.id] = BetResult.pending(staked)
         return Settlement(self.id, state.jurisdiction, results, commission=state.commission, rounds=state.rounds,
                           log=list(state.log))
 

@@ -240,7 +240,7 @@ class PromotrotGame(Game):
         for t in state.tickets:
             staked = Fraction(t.amount)
             if t.prize is None:
-                results[t.id] = BetResult(staked, Fraction(0), final="pending", at_risk=staked)
+                results[t.id] = BetResult.pending(staked)
             else:
                 results[t.id] = BetResult(staked, Fraction(t.prize))
         return Settlement(self.id, state.jurisdiction, results, rounds=1 if state.settled else 0, log=list(state.log))

@@ -444,9 +444,9 @@ class TrenteQuaranteGame(Game):
             if b.phase == "done":
                 results[b.id] = BetResult(staked, b.returned)
             elif b.phase == "riding":
-                results[b.id] = BetResult(staked, staked, final="void")
+                results[b.id] = BetResult.voided(staked)
             else:
-                results[b.id] = BetResult(staked, Fraction(0), final="pending", at_risk=zero_system.held(b.amount, b.zeros))
+                results[b.id] = BetResult.pending(staked, at_risk=zero_system.held(b.amount, b.zeros))
         return Settlement(self.id, state.jurisdiction, results, rounds=state.rounds, log=list(state.log))
 
     def legal_actions(self, state: TQState) -> list[Action]:

@@ -1187,7 +1187,7 @@ class CheminDeFerGame(PlayerBankedGame):
         settlement = super().settle(state)
         for o in state.offers:
             if o.final == "void":
-                settlement.bets[o.id] = BetResult(Fraction(o.amount), Fraction(o.amount), final="void")
+                settlement.bets[o.id] = BetResult.voided(Fraction(o.amount))
         return settlement
 
     # -- questions -------------------------------------------------------------------------------------------

@@ -587,16 +587,16 @@ class PlayerBankedGame(Game):
             for contributor, staked in bank.staked.items():
                 ret = bank.returned(contributor)
                 if bank.active:
-                    results[contributor] = BetResult(Fraction(staked), Fraction(0), final="pending", at_risk=ret)
+                    results[contributor] = BetResult.pending(Fraction(staked), at_risk=ret)
                 else:
                     results[contributor] = BetResult(Fraction(staked), ret)
         for s in state.stakes:
             if s.final == "settled":
                 results[s.id] = BetResult(s.staked, s.returned)
             elif s.final == "void":
-                results[s.id] = BetResult(Fraction(s.amount), Fraction(s.amount), final="void")
+                results[s.id] = BetResult.voided(Fraction(s.amount))
             else:
-                results[s.id] = BetResult(Fraction(s.amount), Fraction(0), final="pending", at_risk=s.playing)
+                results[s.id] = BetResult.pending(Fraction(s.amount), at_risk=s.playing)
         rounds = sum(1 for c in state.coups if not c.void)
         return Settlement(self.id, state.jurisdiction, results, commission=state.commission, rounds=rounds,
                           log=list(state.log))

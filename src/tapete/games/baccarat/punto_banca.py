@@ -459,9 +459,9 @@ class PuntoBancaGame(Game):
                 results[b.id] = BetResult(staked, b.returned)
                 commission += b.deduction
             elif b.final == "void":
-                results[b.id] = BetResult(staked, staked, final="void")
+                results[b.id] = BetResult.voided(staked)
             else:
-                results[b.id] = BetResult(staked, Fraction(0), final="pending", at_risk=staked)
+                results[b.id] = BetResult.pending(staked)
         rounds = sum(1 for c in state.coups if not c.void)
         return Settlement(self.id, state.jurisdiction, results, commission=commission, rounds=rounds, log=list(state.log))
 

@@ -459,7 +459,7 @@ class TwoTablesGame(PlayerBankedGame):
         settlement = super().settle(state)
         for o in state.offers:
             if o.final == "void":
-                settlement.bets[o.id] = BetResult(Fraction(o.amount), Fraction(o.amount), final="void")
+                settlement.bets[o.id] = BetResult.voided(Fraction(o.amount))
         return settlement
 
     def _stake(self, state: TwoTablesState, rules: TwoTablesRules, bet: Bet) -> None:

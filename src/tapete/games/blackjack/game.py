@@ -750,9 +750,9 @@ class BlackjackGame(Game):
                 results[b.id] = BetResult(b.staked, b.returned)
             elif b.status == "playing":
                 staked = Fraction(b.amount * sum(h.units for h in self._box_hands(state, b.box)) + b.insurance)
-                results[b.id] = BetResult(staked, Fraction(0), final="pending", at_risk=staked)
+                results[b.id] = BetResult.pending(staked)
             else:
-                results[b.id] = BetResult(Fraction(b.amount), Fraction(b.amount), final="void")
+                results[b.id] = BetResult.voided(Fraction(b.amount))
         return Settlement(self.id, state.jurisdiction, results, rounds=state.rounds, log=list(state.log))
 
     def legal_actions(self, state: BJState) -> list[Action]:

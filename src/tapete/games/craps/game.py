@@ -576,7 +576,7 @@ class CrapsGame(Game):
         for b in sorted([*state.bets, *state.decided.values()], key=lambda b: b.seq):
             staked = Fraction(b.amount)
             if b.status == WORKING:
-                results[b.id] = BetResult(staked, Fraction(0), final="pending", at_risk=staked)
+                results[b.id] = BetResult.pending(staked)
             else:
                 results[b.id] = BetResult(staked, b.returned)
         return Settlement(self.id, state.jurisdiction, results, rounds=state.rounds, log=list(state.log))

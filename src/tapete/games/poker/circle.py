@@ -1564,11 +1564,11 @@ class CircleGame(Game):
             seat = hand.betting.seats[hand.betting.index(bet_id)] if hand is not None and hand.betting.index(bet_id) is not None else None
             staked = seat.total if seat is not None else acc.staked
             if hand is not None and hand.carry == "redeal":
-                results[bet_id] = BetResult(Fraction(staked), Fraction(staked), final="void")
+                results[bet_id] = BetResult.voided(Fraction(staked))
             else:
-                results[bet_id] = BetResult(Fraction(staked), Fraction(0), final="pending", at_risk=Fraction(staked))
+                results[bet_id] = BetResult.pending(Fraction(staked))
         for b in state.pending:
-            results[b.id] = BetResult(Fraction(0), Fraction(0), final="void")
+            results[b.id] = BetResult.voided(Fraction(0))
         return Settlement(self.id, state.jurisdiction, results, commission=Fraction(state.commission),
                           rounds=state.rounds, log=list(state.log))
 

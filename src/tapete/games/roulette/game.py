@@ -411,9 +411,9 @@ class RouletteGame(Game):
             if b.phase == "done":
                 results[b.id] = BetResult(staked, b.returned)
             elif b.phase == "riding" and state.void_pending:
-                results[b.id] = BetResult(staked, staked, final="void")
+                results[b.id] = BetResult.voided(staked)
             else:
-                results[b.id] = BetResult(staked, Fraction(0), final="pending", at_risk=held_amount(b))
+                results[b.id] = BetResult.pending(staked, at_risk=held_amount(b))
         return Settlement(self.id, state.jurisdiction, results, rounds=state.rounds, log=list(state.log))
 
     # -- questions every state answers -------------------------------------------------------------
