@@ -368,3 +368,80 @@ def test_the_chief_records_a_dispute_and_the_inspector_closes_it(scene: Any, peo
         said.wait_for()
         assert said.inner_text().startswith(f"jefe registra una reclamación de luis sobre la jugada 1 en Ruleta en vivo. "
                                             f"Motivo: {reason}. Importe reclamado: 25,50\u00a0€. Estimada por inspector el ")
+
+
+def _shown(page: Any, prefix: str) -> tuple[bool, bool, str]:
+    """Which step of a two-step dialog shows (step one, step two), and the id of the focused element."""
+    return tuple(page.evaluate("""(p) => [!document.getElementById(`${p}-step-1`).hidden, !document.getElementById(`${p}-step-2`).hidden,
+      document.activeElement ? document.activeElement.id : ""]""", prefix))
+
+
+def _closed_back_on(page: Any, prefix: str, control: str) -> None:
+    """The dialog closed and the focus back on the control that opened it."""
+    page.wait_for_function("([p, c]) => !document.getElementById(`${p}-dialog`).open && document.activeElement === document.querySelector(c)",
+                           arg=[prefix, control])
+
+
+def _step_back_and_leave(page: Any, prefix: str, open_dialog: Any, first: str, field: str, fill: str, control: str) -> None:
+    """Twice (left with Escape, then with Back and Cancel): opened on step one with `first` focused and `field`
+    empty, Continue refused by `field`, then `fill` typed in it, step two with the danger button focused, Back to
+    step one with `field` focused, Continue again, then left: closed, the focus back on `control`."""
+    for leave in ("Escape", "Cancel"):
+        open_dialog()
+        assert _shown(page, prefix) == (True, False, first)
+        assert page.locator(f"#{field}").input_value() == ""                 # opened again: emptied
+        page.get_by_role("button", name="Continue").click()
+        assert _shown(page, prefix) == (True, False, field)                   # refused, by the field
+        page.locator(f"#{field}").fill(fill)
+        page.get_by_role("button", name="Continue").click()
+        assert _shown(page, prefix) == (False, True, f"{prefix}-yes")
+        page.get_by_role("button", name="Back").click()
+        assert _shown(page, prefix) == (True, False, field)
+        page.get_by_role("button", name="Continue").click()
+        if leave == "Escape":
+            page.keyboard.press("Escape")
+        else:
+            page.get_by_role("button", name="Back").click()
+            page.get_by_role("button", name="Cancel").click()
+        _closed_back_on(page, prefix, control)
+
+
+def test_the_two_step_dialog_goes_back_cancels_and_confirms_on_both_pages(scene: Any, people: Any) -> None:
+    """The one two-step dialog (templates/_dialogs.html, staff.js twoStepDialog) on the chief's console and the
+    inspector's page: opened on step one (its first field focused), Continue refused while a field is wrong,
+    step two with the danger button focused, Back to step one (the reason or note focused), Escape and Cancel close
+    it with nothing sent and the focus back on the control, opened again it starts on step one emptied, and Enter on
+    the focused danger button does the action."""
+    reason = "two steps, both pages"
+    records = lambda: [i for i in scene.call("inspector", "GET", "/api/audit/incidents?limit=100")["items"]   # noqa: E731
+                       if i["data"].get("reason") == reason]
+    page = people("jefe", viewport=PHONE).open("/croupier/ruleta")
+
+    def record_a_dispute() -> None:
+        page.get_by_role("button", name="Record a dispute…").click()
+        page.get_by_label("Round disputed").fill("1")
+
+    _step_back_and_leave(page, "chief", record_a_dispute, "dispute-round", "chief-reason", reason, "#btn-dispute")
+    assert records() == []                                                    # nothing sent
+    record_a_dispute()
+    page.get_by_label("Reason (recorded; the players do not see it)").fill(reason)
+    page.get_by_role("button", name="Continue").click()
+    page.keyboard.press("Enter")                                              # the focused danger button
+    page.wait_for_selector("#dispute-done:has-text('recorded (round 1)')")
+    _closed_back_on(page, "chief", "#btn-dispute")
+    (seq,) = [r["seq"] for r in records()]
+    # the inspector closes it through the same dialog
+    inspector = people("inspector", viewport=PHONE).open("/inspector")
+    control = f"button.close-dispute[data-dispute='{seq}']"
+    _step_back_and_leave(inspector, "dispute", inspector.locator(control).click, "dispute-outcome", "dispute-note",
+                         "looked at twice", control)
+    assert records()[0]["status"] == "open"                                   # nothing sent
+    inspector.locator(control).click()
+    inspector.get_by_label("Outcome").select_option("dismissed")
+    inspector.get_by_label("Note (recorded)").fill("looked at twice")
+    inspector.get_by_role("button", name="Continue").click()
+    assert inspector.locator("#dispute-summary").inner_text().startswith("Dismiss the dispute from the floor about round 1")
+    inspector.keyboard.press("Enter")
+    inspector.locator("#incident-list li", has_text=reason).locator(".sentence").filter(has_text="Dismissed by inspector").wait_for()
+    assert records()[0]["status"] == "dismissed"
+    assert inspector.locator(control).count() == 0

@@ -20,7 +20,7 @@ from .conftest import PASSWORD, ServerProcess, raw_request, write_config  # type
 
 ROULETTE = {"id": "ruleta", "game": "roulette-french", "jurisdiction": "ES", "auto": False, "table": {"minimum": 100}}
 BLACKJACK = {"id": "bjm", "game": "blackjack", "jurisdiction": "ES", "auto": False, "table": {"minimum": 500}}
-TEMPLATES = Path(__file__).resolve().parents[2] / "src" / "tapete" / "server" / "web" / "templates"
+TEMPLATES = Path(__file__).resolve().parents[2] / "src" / "tapete" / "server" / "http" / "web" / "templates"
 
 
 def code(r: httpx.Response) -> str:
@@ -259,6 +259,7 @@ def test_pages_carry_security_headers_and_no_inline_script(casino: Any) -> None:
         csp = r.headers["content-security-policy"]
         assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp and "unsafe-inline" not in csp, path
         assert r.headers["x-content-type-options"] == "nosniff" and r.headers["referrer-policy"] == "same-origin"
+    assert len(list(TEMPLATES.glob("*.html"))) > 5, TEMPLATES                  # the pages' templates, all read
     for template in TEMPLATES.glob("*.html"):
         source = template.read_text(encoding="utf-8")
         for tag in re.findall(r"<script\b[^>]*>", source):

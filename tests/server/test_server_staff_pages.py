@@ -175,7 +175,7 @@ def test_every_staff_string_is_in_every_language_and_every_key_the_pages_name_ex
     names = set()
     for module in ("console.js", "cashier.js", "inspector.js", "staff.js"):
         names |= set(re.findall(r"""\b(?:t|say)\(\s*"([a-z_][a-z0-9_-]*)\"""", (HERE / "static" / module).read_text(encoding="utf-8")))
-    for template in ("console.html", "cashier.html", "inspector.html", "forbidden.html", "base.html", "lobby.html"):
+    for template in ("console.html", "cashier.html", "inspector.html", "forbidden.html", "base.html", "lobby.html", "_dialogs.html"):
         names |= set(re.findall(r"\b(?:t|st)\.(?!get\()([a-z_][a-z0-9_]*)", (HERE / "templates" / template).read_text(encoding="utf-8")))
     names |= {f"staff_err_{c}" for c in ("value-missing", "insufficient-funds")}
     for lang in ("es", "en", "gl", "ca"):

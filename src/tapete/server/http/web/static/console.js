@@ -6,7 +6,7 @@ import {
   stream, t, verbText,
 } from "./app.js";
 import { feedLine, outcomeText, spotText } from "./feed.js";
-import { amount, euroCents, tickClock } from "./staff.js";
+import { amount, euroCents, tickClock, twoStepDialog } from "./staff.js";
 
 const tableId = page.table.id;
 const $ = (id) => document.getElementById(id);
@@ -229,8 +229,7 @@ function disputeBody() {
  * then a second look at what will be done, and only then the command, the reason with it (recorded in the
  * table's log and the staff log; a void's and a correction's read in the players' feed, a dispute's not). */
 function chiefAct(kind, body, control) {
-  const dialog = $("chief-dialog");
-  if (!dialog) return;
+  if (!$("chief-dialog")) return;
   const dispute = kind === "dispute";
   const round = $("round").textContent;
   $("chief-dialog-h").textContent = t(TITLES[kind]);
@@ -243,20 +242,18 @@ function chiefAct(kind, body, control) {
   }
   $("chief-reason").value = "";
   $("chief-reason-error").textContent = "";
-  $("chief-step-1").hidden = false;
-  $("chief-step-2").hidden = true;
   let sending = body;
   const next = () => {
     const reason = $("chief-reason").value.trim();
     if (dispute) {
       const fields = disputeBody();
-      if (!fields) return;
+      if (!fields) return false;
       sending = fields;
     }
     if (!reason) {
       $("chief-reason-error").textContent = t(dispute ? "staff_reason_missing_dispute" : "staff_reason_missing");
       $("chief-reason").focus();
-      return;
+      return false;
     }
     $("chief-summary").textContent = dispute
       ? say("staff_dispute_sure", { player: sending.player || t("staff_floor"), round: sending.round, table: page.table.name,
@@ -264,12 +261,9 @@ function chiefAct(kind, body, control) {
       : say(kind === "void" ? "staff_void_sure" : "staff_correct_sure",
         { round, table: page.table.name, value: outcomeText({ v: body.value }), reason });
     $("chief-yes").textContent = t(YES[kind]);
-    $("chief-step-1").hidden = true;
-    $("chief-step-2").hidden = false;
-    $("chief-yes").focus();
+    return true;
   };
   const yes = () => {
-    close();
     const sent = { ...sending, reason: $("chief-reason").value.trim() };
     if (!dispute) { post(kind, sent, control); return; }
     $("dispute-done").textContent = "";
@@ -277,22 +271,7 @@ function chiefAct(kind, body, control) {
       if (out?.dispute) $("dispute-done").textContent = say("staff_dispute_done", { number: out.dispute, round: out.round });
     });
   };
-  const back = () => { $("chief-step-2").hidden = true; $("chief-step-1").hidden = false; $("chief-reason").focus(); };
-  const close = () => {
-    $("chief-next").removeEventListener("click", next);
-    $("chief-yes").removeEventListener("click", yes);
-    $("chief-back").removeEventListener("click", back);
-    $("chief-cancel").removeEventListener("click", close);
-    if (dialog.open) dialog.close();
-    control?.focus();
-  };
-  $("chief-next").addEventListener("click", next);
-  $("chief-yes").addEventListener("click", yes);
-  $("chief-back").addEventListener("click", back);
-  $("chief-cancel").addEventListener("click", close);
-  dialog.addEventListener("close", close, { once: true });
-  dialog.showModal();
-  (dispute ? $("dispute-round") : $("chief-reason")).focus();
+  twoStepDialog("chief", { control, first: dispute ? $("dispute-round") : $("chief-reason"), back: $("chief-reason"), next, yes });
 }
 
 async function tablesList() {

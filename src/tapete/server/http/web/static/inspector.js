@@ -3,7 +3,7 @@
 // paged, runs of empty rounds folded into one line, the raw record one click away; the voids, corrections and
 // disputes with their reasons.
 import { api, attempt, el, money, page, renderSession, say, showError, t } from "./app.js";
-import { amount, casinoInstant, logLine, staffSentence, tableSentence } from "./staff.js";
+import { amount, casinoInstant, logLine, staffSentence, tableSentence, twoStepDialog } from "./staff.js";
 
 const $ = (id) => document.getElementById(id);
 const PAGE = 25;
@@ -97,26 +97,20 @@ function incidentLine(rec) {
 
 /** Closing a dispute: the outcome and a note (required), then a second look, then the command; once. */
 function closeDispute(rec, control) {
-  const dialog = $("dispute-dialog");
   const d = rec.data || {};
   $("dispute-dialog-h").textContent = say("staff_dispute_close_title", { number: rec.seq });
   $("dispute-note").value = "";
   $("dispute-note-error").textContent = "";
-  $("dispute-step-1").hidden = false;
-  $("dispute-step-2").hidden = true;
   const next = () => {
     const note = $("dispute-note").value.trim();
-    if (!note) { $("dispute-note-error").textContent = t("staff_dispute_note_missing"); $("dispute-note").focus(); return; }
+    if (!note) { $("dispute-note-error").textContent = t("staff_dispute_note_missing"); $("dispute-note").focus(); return false; }
     const upheld = $("dispute-outcome").value === "upheld";
     $("dispute-summary").textContent = say(upheld ? "staff_dispute_close_sure_upheld" : "staff_dispute_close_sure_dismissed",
       { player: d.player || t("staff_floor"), round: d.round ?? "", table: (page.names || {})[rec.subject] || rec.subject, note });
-    $("dispute-step-1").hidden = true;
-    $("dispute-step-2").hidden = false;
-    $("dispute-yes").focus();
+    return true;
   };
   const yes = async () => {
     const body = { outcome: $("dispute-outcome").value, note: $("dispute-note").value.trim() };
-    close();
     try {
       await api(`/api/tables/${encodeURIComponent(rec.subject)}/disputes/${rec.seq}/close`, { method: "POST", body });
       await incidents();
@@ -126,22 +120,7 @@ function closeDispute(rec, control) {
       showError(err, slot);
     }
   };
-  const back = () => { $("dispute-step-2").hidden = true; $("dispute-step-1").hidden = false; $("dispute-note").focus(); };
-  const close = () => {
-    $("dispute-next").removeEventListener("click", next);
-    $("dispute-yes").removeEventListener("click", yes);
-    $("dispute-back").removeEventListener("click", back);
-    $("dispute-cancel").removeEventListener("click", close);
-    if (dialog.open) dialog.close();
-    if (control.isConnected) control.focus();
-  };
-  $("dispute-next").addEventListener("click", next);
-  $("dispute-yes").addEventListener("click", yes);
-  $("dispute-back").addEventListener("click", back);
-  $("dispute-cancel").addEventListener("click", close);
-  dialog.addEventListener("close", close, { once: true });
-  dialog.showModal();
-  $("dispute-outcome").focus();
+  twoStepDialog("dispute", { control, first: $("dispute-outcome"), back: $("dispute-note"), next, yes });
 }
 
 $("audit-filters").addEventListener("submit", (e) => { e.preventDefault(); chain(); tableLog(); });

@@ -154,3 +154,32 @@ export function logLine(rec, sentence) {
   return el("li", { "data-kind": rec.kind, "data-seq": rec.folded ? `${rec.seq[0]}-${rec.seq[1]}` : rec.seq, class: rec.folded ? "folded" : "" },
     el("time", {}, casinoTime(ts)), " ", el("span", { class: "sentence" }, sentence), raw ? " " : null, raw);
 }
+
+/** The staff pages' two-step confirmation (templates/_dialogs.html: two_step_dialog), its parts named
+ * `${prefix}-…`: opened on step one with `first` focused; Continue runs `next()`, which checks step one (its
+ * messages by the fields) and writes the summary, and only when it answers true the second step shows, its danger
+ * button focused; Back returns to step one with `back` focused; the danger button closes the dialog and then runs
+ * `yes()`; Cancel or Escape closes it with nothing sent. Closed, the focus goes back to `control` (still on the page). */
+export function twoStepDialog(prefix, { control, first, back, next, yes }) {
+  const part = (name) => document.getElementById(`${prefix}-${name}`);
+  const dialog = part("dialog");
+  const step = (n) => { part("step-1").hidden = n !== 1; part("step-2").hidden = n !== 2; };
+  step(1);
+  const onNext = () => {
+    if (!next()) return;
+    step(2);
+    part("yes").focus();
+  };
+  const onYes = () => { close(); return yes(); };
+  const onBack = () => { step(1); back.focus(); };
+  const wires = [["next", onNext], ["yes", onYes], ["back", onBack], ["cancel", () => close()]];
+  function close() {
+    for (const [name, fn] of wires) part(name).removeEventListener("click", fn);
+    if (dialog.open) dialog.close();
+    if (control?.isConnected) control.focus();
+  }
+  for (const [name, fn] of wires) part(name).addEventListener("click", fn);
+  dialog.addEventListener("close", close, { once: true });
+  dialog.showModal();
+  first.focus();
+}
