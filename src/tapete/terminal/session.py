@@ -1,0 +1,237 @@
+"""The loop the bet-and-deal tables at the terminal share, written once: read a line; quit (the bets not yet dealt
+taken back), help, the bets listing, clear, the deal or spin, else a bet line (read, checked against the balance,
+staked with the engine, told). What differs per table is a `BetTable` subclass: a typed class, never hooks looked
+up by name. `SpinTable` is the part boule and the wheel of fortune share on top: one outcome drawn per spin from the
+table CSPRNG, the settled bets told and cleared, the balance panel shown again."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+
+from tapete.core.errors import TapeteError
+from tapete.core.rng import TableRng
+from tapete.engine.events import Bet, Close, Outcome
+from tapete.i18n import Money
+from tapete.terminal.voice import QUIT_WORDS, Voice
+from tapete.terminal.voice import limits as engine_limits
+
+HELP_WORDS = ("help", "?", "ayuda")
+LIST_WORDS = ("bets", "apuestas")
+CLEAR_WORDS = ("clear", "retirar")
+
+
+def table_rng(seed: str | None) -> TableRng:
+    """The table's generator: replayed from `--seed`, else fresh."""
+    return TableRng.from_hex(seed) if seed else TableRng()
+
+
+def banner(v: Voice, game: Any, jurisdiction: str, rng: TableRng, welcome: str, *, minimum: int, balance: int,
+           header: str = "roulette.header", **more: Any) -> None:
+    """The opening panel: the game in the session language, the limits and chips, the seed to replay, the welcome."""
+    name = game.name_es if v.lang != "en" else game.name_en
+    v.console.print(Panel.fit(v.t(header, game=name, jurisdiction=jurisdiction, minimum=Money(minimum),
+                                  balance=Money(balance), **more) + "\n" + v.t("common.seed", seed=rng.seed.hex())
+                              + "\n" + v.t(welcome)))
+
+
+def paid(returned: Any) -> int:
+    """What the player receives rounds up to the cent (docs/format.md)."""
+    return int(-(-returned // 1))
+
+
+class Refused(Exception):
+    """A typed bet line the table cannot read: the warning's message key and its values."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Stake:
+    """A bet line read: the kind, its target as the engine takes it, the amount in cents."""
+
+    kind: str
+    on: Any
+    amount: int
+
+
+class BetTable(ABC):
+    """One table's part of the shared loop; `balance` is the player's chips off the table, in cents."""
+
+    help_key: ClassVar[str]
+    placed_key: ClassVar[str] = "roulette.placed"
+    deal_words: ClassVar[tuple[str, ...]]
+    clear_words: ClassVar[tuple[str, ...]] = ()      # tables without a clear command read those words as bets
+
+    def __init__(self, v: Voice, balance: int) -> None:
+        self.v = v
+        self.balance = balance
+        self.counter = 0
+
+    def read(self) -> str:
+        return self.v.read("common.prompt")
+
+    @abstractmethod
+    def taken_back(self) -> int:
+        """The stakes returned to a player who leaves now (bets not yet dealt)."""
+
+    @abstractmethod
+    def bet_lines(self) -> list[str]:
+        """The player's bets, one sentence each, for the listing."""
+
+    def clear(self) -> None:
+        """Take back the bets not yet dealt (tables with `clear_words`)."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def deal(self) -> None:
+        """The coup or spin, its settlement told, `balance` credited."""
+
+    @abstractmethod
+    def parse(self, line: str) -> Stake:
+        """The bet line read, or `Refused`."""
+
+    @abstractmethod
+    def stake(self, bet: Bet) -> None:
+        """The bet given to the engine; a `TapeteError` leaves the table as it was."""
+
+    def limits(self, kind: str) -> tuple[int | None, int | None]:
+        """The minimum and maximum told with a refused bet of `kind`, where the table knows them."""
+        return None, None
+
+    @abstractmethod
+    def bet_label(self, stake: Stake) -> str:
+        """The bet just placed, in the session language."""
+
+
+def play(table: BetTable) -> None:
+    """The loop until the player leaves."""
+    v = table.v
+    while True:
+        line = table.read()
+        low = line.lower()
+        if low in QUIT_WORDS:
+            v.say("common.goodbye", amount=Money(table.balance + table.taken_back()))
+            return
+        if low in HELP_WORDS:
+            v.console.print(v.t(table.help_key))
+        elif low in LIST_WORDS:
+            lines = table.bet_lines()
+            if not lines:
+                v.say("common.no-bets")
+            for text in lines:
+                v.console.print("  " + text)
+        elif low in table.clear_words:
+            table.clear()
+        elif low in table.deal_words:
+            table.deal()
+        else:
+            place(table, line)
+
+
+def place(table: BetTable, line: str) -> None:
+    """A bet line: read, checked against the chips, staked, told; each refusal one sentence."""
+    v = table.v
+    try:
+        stake = table.parse(line)
+    except Refused as exc:
+        v.warn(exc.key, **exc.params)
+        return
+    if stake.amount > table.balance:
+        v.warn("common.you-have", amount=Money(table.balance))
+        return
+    table.counter += 1
+    try:
+        table.stake(Bet(f"b{table.counter}", "you", stake.kind, stake.amount, stake.on))
+    except TapeteError as exc:
+        low, high = table.limits(stake.kind)
+        v.error(exc, minimum=low, maximum=high)
+        return
+    table.balance -= stake.amount
+    v.say(table.placed_key, bet=table.bet_label(stake), amount=Money(stake.amount), balance=Money(table.balance))
+
+
+class SpinTable(BetTable):
+    """A table of one outcome per spin (boule, the wheel of fortune): bets ride until the spin, which settles them
+    all; a spin with nothing on the table is refused. `state` is the engine's table state, `game` its reducer."""
+
+    clear_words = CLEAR_WORDS
+
+    def __init__(self, v: Voice, balance: int, game: Any, state: Any, rng: TableRng) -> None:
+        super().__init__(v, balance)
+        self.game = game
+        self.state = state
+        self.rng = rng
+
+    def riding(self) -> list[Any]:
+        return [b for b in self.state.bets if b.phase == "riding"]
+
+    def taken_back(self) -> int:
+        return sum(b.amount for b in self.riding())       # bets not yet spun: taken back
+
+    def bet_lines(self) -> list[str]:
+        return [self.v.t("bac.bet-line", id=b.id, bet=self.describe(b), amount=Money(b.amount)) for b in self.riding()]
+
+    def clear(self) -> None:
+        back = self.taken_back()
+        self.balance += back
+        self.state.bets = [b for b in self.state.bets if b.phase != "riding"]
+        self.v.say("roulette.cleared", amount=Money(back), balance=Money(self.balance))
+
+    def stake(self, bet: Bet) -> None:
+        self.state = self.game.step(self.state, bet)
+
+    def limits(self, kind: str) -> tuple[int | None, int | None]:
+        return engine_limits(self.game, self.state, kind)
+
+    def deal(self) -> None:
+        v = self.v
+        if not self.riding():
+            v.say("common.no-bets", "yellow")
+            return
+        self.announce()
+        self.state = self.game.step(self.state, Close())
+        outcome = self.draw()
+        self.state = self.game.step(self.state, Outcome("spin", outcome))
+        self.call(outcome)
+        for b in self.state.bets[:]:
+            if b.phase == "done":
+                got = paid(b.returned)
+                self.balance += got
+                key = "roulette.bet-wins" if got else "roulette.bet-loses"
+                v.console.print("  " + v.t(key, bet=self.describe(b), amount=Money(b.amount), paid=Money(got)))
+        self.state.bets = [b for b in self.state.bets if b.phase != "done"]
+        self.show()
+
+    def show(self) -> None:
+        """The table and the last results under the player's balance."""
+        v = self.v
+        v.console.print(Panel(Group(*self.panel()), title=v.plain("common.balance-title", balance=v.money(self.balance)),
+                              expand=False))
+
+    @abstractmethod
+    def panel(self) -> list[RenderableType]:
+        """What the balance panel shows: the cloth, the last results."""
+
+    @abstractmethod
+    def describe(self, bet: Any) -> str:
+        """A bet on the table, in the session language."""
+
+    @abstractmethod
+    def announce(self) -> None:
+        """The croupier's words before the spin."""
+
+    @abstractmethod
+    def draw(self) -> Any:
+        """The outcome from the table CSPRNG, as the engine takes it."""
+
+    @abstractmethod
+    def call(self, outcome: Any) -> None:
+        """The croupier calls the outcome."""
