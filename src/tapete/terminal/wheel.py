@@ -107,11 +107,11 @@ class WheelTable(SpinTable):
     def announce(self) -> None:
         self.v.say("wheel.spins-push" if WHEEL_RULES[self.state.jurisdiction].second_push else "wheel.spins", "italic")
 
-    def draw(self) -> str:
+    def draw(self) -> int | str:
         self.last_cell = self.rng.randbelow(len(CELLS))
         return CELLS[self.last_cell]
 
-    def call(self, outcome: str) -> None:
+    def call(self, outcome: int | str) -> None:
         symbol = symbol_key(outcome)
         self.v.say("wheel.croupier", "italic", symbol=label(symbol or "", self.state.jurisdiction))
         self.v.console.print(Text(f"  {label(symbol or '', self.state.jurisdiction)}  ", style=STYLE[symbol or "24"]))
