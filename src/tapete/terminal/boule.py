@@ -6,9 +6,7 @@ the hole, from the table's seeded generator.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
 from rich.console import Console, RenderableType
@@ -17,7 +15,7 @@ from rich.text import Text
 
 from tapete.games.boule import BOULE_RULES, SIMPLE, BouleGame, BouleState
 from tapete.terminal import register_player
-from tapete.terminal.session import Refused, SpinTable, Stake, banner, play, table_rng
+from tapete.terminal.session import SpinTable, Stake, number_or_chance
 from tapete.terminal.voice import voice
 
 ALIASES = {
@@ -29,15 +27,7 @@ STYLE = {"red": "bold white on red3", "black": "bold white on grey11", "five": "
 
 def parse_line(line: str) -> tuple[str, tuple[int, ...] | None, int]:
     """'7 5' -> ('number', (7,), 500); 'rojo 10' -> ('red', None, 1000)."""
-    words = line.lower().replace(",", " ").split()
-    if len(words) != 2 or not re.fullmatch(r"\d+(\.\d{1,2})?", words[1]):
-        raise ValueError("boule.bad-line")
-    amount = round(Fraction(words[1]) * 100)
-    if words[0].isdigit():
-        return "number", (int(words[0]),), amount
-    if words[0] not in ALIASES:
-        raise ValueError("boule.bad-line")
-    return ALIASES[words[0]], None, amount
+    return number_or_chance(line, ALIASES, "boule.bad-line")
 
 
 def colour(n: int) -> str:
@@ -83,14 +73,9 @@ class BouleTable(SpinTable):
     """Boule's part of the shared loop: the ball drawn as a uniform hole of the eighteen."""
 
     help_key = "boule.help"
+    aliases = ALIASES
+    bad_line = "boule.bad-line"
     deal_words = ("", "roll", "spin", "r", "tirar")
-
-    def parse(self, line: str) -> Stake:
-        try:
-            kind, on, amount = parse_line(line)
-        except ValueError as exc:
-            raise Refused(str(exc)) from None
-        return Stake(kind, on, amount)
 
     def bet_label(self, stake: Stake) -> str:
         return describe(stake.kind, stake.on)
@@ -122,9 +107,4 @@ class BouleTable(SpinTable):
 def play_boule(game: BouleGame, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
                console: Console, read: Callable[[str], str]) -> None:
     v = voice(console, read)
-    rng = table_rng(seed)
-    state = game.open(jurisdiction, {"minimum": minimum})
-    banner(v, game, jurisdiction, rng, "roulette.welcome", minimum=minimum, balance=balance)
-    table = BouleTable(v, balance, game, state, rng)
-    table.show()
-    play(table)
+    BouleTable.run(v, game, jurisdiction, minimum=minimum, balance=balance, seed=seed)

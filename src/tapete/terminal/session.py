@@ -6,8 +6,10 @@ table CSPRNG, the settled bets told and cleared, the balance panel shown again."
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from rich.console import Group, RenderableType
@@ -42,6 +44,20 @@ def banner(v: Voice, game: Any, jurisdiction: str, rng: TableRng, welcome: str, 
 def paid(returned: Any) -> int:
     """What the player receives rounds up to the cent (docs/format.md)."""
     return int(-(-returned // 1))
+
+
+def number_or_chance(line: str, aliases: dict[str, str], bad_line: str) -> tuple[str, tuple[int, ...] | None, int]:
+    """A bet line of a spin table: a number or a named chance (`aliases`), then euros; else ValueError(bad_line).
+    '7 5' -> ('number', (7,), 500); 'rojo 10' -> ('red', None, 1000)."""
+    words = line.lower().replace(",", " ").split()
+    if len(words) != 2 or not re.fullmatch(r"\d+(\.\d{1,2})?", words[1]):
+        raise ValueError(bad_line)
+    amount = round(Fraction(words[1]) * 100)
+    if words[0].isdigit():
+        return "number", (int(words[0]),), amount
+    if words[0] not in aliases:
+        raise ValueError(bad_line)
+    return aliases[words[0]], None, amount
 
 
 class Refused(Exception):
@@ -163,12 +179,31 @@ class SpinTable(BetTable):
     all; a spin with nothing on the table is refused. `state` is the engine's table state, `game` its reducer."""
 
     clear_words = CLEAR_WORDS
+    aliases: ClassVar[dict[str, str]]        # the chances' words, Spanish and English, to the engine's kinds
+    bad_line: ClassVar[str]                  # the message for a line that is no bet
 
     def __init__(self, v: Voice, balance: int, game: Any, state: Any, rng: TableRng) -> None:
         super().__init__(v, balance)
         self.game = game
         self.state = state
         self.rng = rng
+
+    @classmethod
+    def run(cls, v: Voice, game: Any, jurisdiction: str, *, minimum: int, balance: int, seed: str | None) -> None:
+        """A session at this table: opened, the banner and the empty cloth shown, then the shared loop."""
+        rng = table_rng(seed)
+        state = game.open(jurisdiction, {"minimum": minimum})
+        banner(v, game, jurisdiction, rng, "roulette.welcome", minimum=minimum, balance=balance)
+        table = cls(v, balance, game, state, rng)
+        table.show()
+        play(table)
+
+    def parse(self, line: str) -> Stake:
+        try:
+            kind, on, amount = number_or_chance(line, self.aliases, self.bad_line)
+        except ValueError as exc:
+            raise Refused(str(exc)) from None
+        return Stake(kind, on, amount)
 
     def riding(self) -> list[Any]:
         return [b for b in self.state.bets if b.phase == "riding"]

@@ -6,9 +6,7 @@ the game's own arrangement of the cells, and the last results are shown as the t
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
 from rich.console import Console, RenderableType
@@ -26,7 +24,7 @@ from tapete.games.wheel_of_fortune import (
     symbol_key,
 )
 from tapete.terminal import register_player
-from tapete.terminal.session import Refused, SpinTable, Stake, banner, play, table_rng
+from tapete.terminal.session import SpinTable, Stake, number_or_chance
 from tapete.terminal.voice import voice
 
 ALIASES = {"jr": "joker-red", "joker-red": "joker-red", "red": "joker-red", "rojo": "joker-red", "figura1": "joker-red",
@@ -34,17 +32,11 @@ ALIASES = {"jr": "joker-red", "joker-red": "joker-red", "red": "joker-red", "roj
            "figura2": "joker-black"}
 STYLE = {"24": "bold black on yellow", "15": "bold white on blue", "7": "bold white on green4", "4": "bold white on magenta",
          "2": "bold black on cyan", "joker-red": "bold white on red3", "joker-black": "bold white on grey11"}
+
+
 def parse_line(line: str) -> tuple[str, tuple[int, ...] | None, int]:
     """'24 5' -> ('number', (24,), 500); 'jr 1' -> ('joker-red', None, 100)."""
-    words = line.lower().replace(",", " ").split()
-    if len(words) != 2 or not re.fullmatch(r"\d+(\.\d{1,2})?", words[1]):
-        raise ValueError("wheel.bad-line")
-    amount = round(Fraction(words[1]) * 100)
-    if words[0].isdigit():
-        return "number", (int(words[0]),), amount
-    if words[0] not in ALIASES:
-        raise ValueError("wheel.bad-line")
-    return ALIASES[words[0]], None, amount
+    return number_or_chance(line, ALIASES, "wheel.bad-line")
 
 
 def label(symbol: str, jurisdiction: str) -> str:
@@ -79,15 +71,10 @@ class WheelTable(SpinTable):
     """The wheel's part of the shared loop: the pointer drawn as a uniform cell of the 54; the strip shown round it."""
 
     help_key = "wheel.help"
+    aliases = ALIASES
+    bad_line = "wheel.bad-line"
     deal_words = ("", "spin", "s", "girar")
     last_cell: int | None = None
-
-    def parse(self, line: str) -> Stake:
-        try:
-            kind, on, amount = parse_line(line)
-        except ValueError as exc:
-            raise Refused(str(exc)) from None
-        return Stake(kind, on, amount)
 
     def bet_label(self, stake: Stake) -> str:
         return self.describe(self.state.bets[-1])
@@ -121,9 +108,4 @@ class WheelTable(SpinTable):
 def play_wheel(game: WheelOfFortuneGame, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
                console: Console, read: Callable[[str], str]) -> None:
     v = voice(console, read)
-    rng = table_rng(seed)
-    state = game.open(jurisdiction, {"minimum": minimum})
-    banner(v, game, jurisdiction, rng, "roulette.welcome", minimum=minimum, balance=balance)
-    table = WheelTable(v, balance, game, state, rng)
-    table.show()
-    play(table)
+    WheelTable.run(v, game, jurisdiction, minimum=minimum, balance=balance, seed=seed)
