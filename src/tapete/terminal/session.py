@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -69,13 +69,24 @@ class Refused(Exception):
         self.params = params
 
 
+class Left(Exception):
+    """The player left at a question inside the deal (the table has told what stays and said goodbye)."""
+
+
 @dataclass(frozen=True)
 class Stake:
-    """A bet line read: the kind, its target as the engine takes it, the amount in cents."""
+    """A bet line read: the kind, its target as the engine takes it, the amount in cents; what it costs the player
+    when that is more than the amount (an insured bet's premium), the engine's extra fields."""
 
     kind: str
     on: Any
     amount: int
+    extra: dict[str, Any] = field(default_factory=dict)
+    premium: int = 0
+
+    @property
+    def cost(self) -> int:
+        return self.amount + self.premium
 
 
 class BetTable(ABC):
@@ -98,9 +109,21 @@ class BetTable(ABC):
     def taken_back(self) -> int:
         """The stakes returned to a player who leaves now (bets not yet dealt)."""
 
-    @abstractmethod
+    def leave(self) -> None:
+        """The player quits between coups: what he leaves with."""
+        self.v.say("common.goodbye", amount=Money(self.balance + self.taken_back()))
+
+    def list_bets(self) -> None:
+        """The bets listing: one line each, or that there are none."""
+        lines = self.bet_lines()
+        if not lines:
+            self.v.say("common.no-bets")
+        for text in lines:
+            self.v.console.print("  " + text)
+
     def bet_lines(self) -> list[str]:
-        """The player's bets, one sentence each, for the listing."""
+        """The player's bets, one sentence each (tables that keep the default listing)."""
+        raise NotImplementedError
 
     def clear(self) -> None:
         """Take back the bets not yet dealt (tables with `clear_words`)."""
@@ -108,7 +131,7 @@ class BetTable(ABC):
 
     @abstractmethod
     def deal(self) -> None:
-        """The coup or spin, its settlement told, `balance` credited."""
+        """The coup or spin, its settlement told, `balance` credited; `Left` when the player left at a question."""
 
     @abstractmethod
     def parse(self, line: str) -> Stake:
@@ -126,6 +149,10 @@ class BetTable(ABC):
     def bet_label(self, stake: Stake) -> str:
         """The bet just placed, in the session language."""
 
+    def placed_message(self, stake: Stake) -> str:
+        """The message key telling a bet placed."""
+        return self.placed_key
+
 
 def play(table: BetTable) -> None:
     """The loop until the player leaves."""
@@ -134,20 +161,19 @@ def play(table: BetTable) -> None:
         line = table.read()
         low = line.lower()
         if low in QUIT_WORDS:
-            v.say("common.goodbye", amount=Money(table.balance + table.taken_back()))
+            table.leave()
             return
         if low in HELP_WORDS:
             v.console.print(v.t(table.help_key))
         elif low in LIST_WORDS:
-            lines = table.bet_lines()
-            if not lines:
-                v.say("common.no-bets")
-            for text in lines:
-                v.console.print("  " + text)
+            table.list_bets()
         elif low in table.clear_words:
             table.clear()
         elif low in table.deal_words:
-            table.deal()
+            try:
+                table.deal()
+            except Left:
+                return
         else:
             place(table, line)
 
@@ -160,18 +186,19 @@ def place(table: BetTable, line: str) -> None:
     except Refused as exc:
         v.warn(exc.key, **exc.params)
         return
-    if stake.amount > table.balance:
+    if stake.cost > table.balance:
         v.warn("common.you-have", amount=Money(table.balance))
         return
     table.counter += 1
     try:
-        table.stake(Bet(f"b{table.counter}", "you", stake.kind, stake.amount, stake.on))
+        table.stake(Bet(f"b{table.counter}", "you", stake.kind, stake.amount, stake.on, stake.extra))
     except TapeteError as exc:
         low, high = table.limits(stake.kind)
         v.error(exc, minimum=low, maximum=high)
         return
-    table.balance -= stake.amount
-    v.say(table.placed_key, bet=table.bet_label(stake), amount=Money(stake.amount), balance=Money(table.balance))
+    table.balance -= stake.cost
+    v.say(table.placed_message(stake), bet=table.bet_label(stake), amount=Money(stake.amount),
+          balance=Money(table.balance))
 
 
 class SpinTable(BetTable):
