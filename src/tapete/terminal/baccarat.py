@@ -68,13 +68,6 @@ class PuntoBancaTable(BetTable):
     placed_key = "bac.placed"
     deal_words = ("", "deal", "d", "cartas", "repartir")
 
-    def __init__(self, v: Voice, balance: int, game, state, rng: TableRng) -> None:  # noqa: ANN001
-        super().__init__(v, balance)
-        self.game = game
-        self.state = state
-        self.rng = rng
-        self.rules = game.rules[state.jurisdiction]
-
     def mine(self) -> list:
         return [b for b in self.state.bets if b.final == "open"]
 
@@ -115,7 +108,7 @@ class PuntoBancaTable(BetTable):
             kind, amount = PB_ALIASES[words[0]], euros_amount(words[1])
         except ValueError as exc:
             raise Refused(str(exc)) from None
-        if kind not in self.rules.kinds:
+        if kind not in self.game.rules[self.state.jurisdiction].kinds:
             raise Refused("bac.no-such-bet", bet=words[0], jurisdiction=self.state.jurisdiction)
         return Stake(kind, None, amount)
 

@@ -11,14 +11,13 @@ from rich.table import Table
 
 from tapete.core.cards import shoe_of
 from tapete.core.errors import TapeteError
-from tapete.core.rng import TableRng
 from tapete.engine.events import Act, Bet, Deal
 from tapete.games.blackjack.game import pretty
 from tapete.games.monte import FACING, CasinoMonte, MBState, MonteBanca, value
 from tapete.i18n import Money
 from tapete.terminal import register_player
 from tapete.terminal.session import BetTable, Refused, Stake, banner, paid, play, table_rng
-from tapete.terminal.voice import QUIT_WORDS, Quit, Voice, voice
+from tapete.terminal.voice import QUIT_WORDS, Quit, voice
 
 MB_ALIASES = {"vista": "first-card", "vis": "first-card", "camo": "next-suit", "anti": "previous-suit",
               "viudo": "opposite-suit", "salto": "any-suit", "cartas": "versus"}
@@ -88,12 +87,6 @@ class MonteBancaTable(BetTable):
     help_key = "monte.help"
     deal_words = ("", "deal", "d", "descubrir")
 
-    def __init__(self, v: Voice, balance: int, game: MonteBanca, state: MBState, rng: TableRng) -> None:
-        super().__init__(v, balance)
-        self.game = game
-        self.state = state
-        self.rng = rng
-        self.credited: set[str] = set()
 
     def fresh_pack(self) -> None:
         pack = [c.text for c in shoe_of(2, "spanish")]
@@ -146,9 +139,6 @@ class MonteBancaTable(BetTable):
         except (ValueError, ZeroDivisionError) as exc:
             raise Refused(str(exc) if str(exc).startswith("monte.") else "monte.bad-line") from None
         return Stake(kind, tuple(on), amount)
-
-    def stake(self, bet: Bet) -> None:
-        self.state = self.game.step(self.state, bet)
 
     def bet_label(self, stake: Stake) -> str:
         return bet_name(stake.kind, stake.on)

@@ -90,17 +90,22 @@ class Stake:
 
 
 class BetTable(ABC):
-    """One table's part of the shared loop; `balance` is the player's chips off the table, in cents."""
+    """One table's part of the shared loop: `game` the engine's reducer, `state` its table state, `rng` the table
+    CSPRNG; `balance` the player's chips off the table, in cents; `credited` the bets already paid to him."""
 
     help_key: ClassVar[str]
     placed_key: ClassVar[str] = "roulette.placed"
     deal_words: ClassVar[tuple[str, ...]]
     clear_words: ClassVar[tuple[str, ...]] = ()      # tables without a clear command read those words as bets
 
-    def __init__(self, v: Voice, balance: int) -> None:
+    def __init__(self, v: Voice, balance: int, game: Any, state: Any, rng: TableRng) -> None:
         self.v = v
         self.balance = balance
+        self.game = game
+        self.state = state
+        self.rng = rng
         self.counter = 0
+        self.credited: set[str] = set()
 
     def read(self) -> str:
         return self.v.read("common.prompt")
@@ -137,9 +142,9 @@ class BetTable(ABC):
     def parse(self, line: str) -> Stake:
         """The bet line read, or `Refused`."""
 
-    @abstractmethod
     def stake(self, bet: Bet) -> None:
         """The bet given to the engine; a `TapeteError` leaves the table as it was."""
+        self.state = self.game.step(self.state, bet)
 
     def limits(self, kind: str) -> tuple[int | None, int | None]:
         """The minimum and maximum told with a refused bet of `kind`, where the table knows them."""
@@ -209,12 +214,6 @@ class SpinTable(BetTable):
     aliases: ClassVar[dict[str, str]]        # the chances' words, Spanish and English, to the engine's kinds
     bad_line: ClassVar[str]                  # the message for a line that is no bet
 
-    def __init__(self, v: Voice, balance: int, game: Any, state: Any, rng: TableRng) -> None:
-        super().__init__(v, balance)
-        self.game = game
-        self.state = state
-        self.rng = rng
-
     @classmethod
     def run(cls, v: Voice, game: Any, jurisdiction: str, *, minimum: int, balance: int, seed: str | None) -> None:
         """A session at this table: opened, the banner and the empty cloth shown, then the shared loop."""
@@ -246,9 +245,6 @@ class SpinTable(BetTable):
         self.balance += back
         self.state.bets = [b for b in self.state.bets if b.phase != "riding"]
         self.v.say("roulette.cleared", amount=Money(back), balance=Money(self.balance))
-
-    def stake(self, bet: Bet) -> None:
-        self.state = self.game.step(self.state, bet)
 
     def limits(self, kind: str) -> tuple[int | None, int | None]:
         return engine_limits(self.game, self.state, kind)

@@ -13,14 +13,13 @@ from rich.panel import Panel
 from rich.text import Text
 
 from tapete.core.errors import TapeteError
-from tapete.core.rng import TableRng
-from tapete.engine.events import Act, Bet, Deal
+from tapete.engine.events import Act, Deal
 from tapete.games.blackjack.game import pretty
 from tapete.games.trente_quarante import TQState, TrenteQuaranteGame
 from tapete.i18n import Money
 from tapete.terminal import register_player
 from tapete.terminal.session import BetTable, Left, Refused, Stake, banner, play, table_rng
-from tapete.terminal.voice import Quit, Voice, voice
+from tapete.terminal.voice import Quit, voice
 
 ALIASES = {"negro": "black", "black": "black", "n": "black", "rojo": "red", "red": "red", "r": "red",
            "color": "color", "colour": "color", "c": "color", "inverso": "inverse", "inverse": "inverse", "i": "inverse"}
@@ -57,12 +56,6 @@ class TrenteQuaranteTable(BetTable):
     help_key = "tq.help"
     deal_words = ("", "deal", "repartir")
 
-    def __init__(self, v: Voice, balance: int, game: TrenteQuaranteGame, state: TQState, rng: TableRng) -> None:
-        super().__init__(v, balance)
-        self.game = game
-        self.state = state
-        self.rng = rng
-        self.credited: set[str] = set()
 
     def held(self) -> int:
         return sum(b.amount for b in self.state.bets if b.phase in ("prison", "choice"))
@@ -139,9 +132,6 @@ class TrenteQuaranteTable(BetTable):
         insured = bool(m.group(3))
         return Stake(ALIASES[m.group(1)], None, amount, {"insured": insured},
                      math.floor(Fraction(amount, 100)) if insured else 0)
-
-    def stake(self, bet: Bet) -> None:
-        self.state = self.game.step(self.state, bet)
 
     def limits(self, kind: str) -> tuple[int | None, int | None]:
         return self.state.limits.minimum, self.state.limits.maximum
