@@ -20,7 +20,7 @@ from tapete.terminal import play_game
 
 GOLDEN = Path(__file__).parent / "golden"
 SEED = f"{7:064x}"
-SEEDS = {"trente-quarante": f"{4:064x}"}
+SEEDS = {"trente-quarante": f"{4:064x}", "roulette": f"{5:064x}"}      # by session name: 31 after 31; zero first
 
 # (table, jurisdiction) -> what the player types: bets, a bad line, an over-balance and an under-minimum bet, the
 # listing, help, a deal or spin, more bets left riding at quit (taken back). Spanish and English words alike.
@@ -54,6 +54,18 @@ MORE: dict[str, tuple[str, str, list[str]]] = {
         "repartir", "r 1", "salir"]),
     "trente-quarante-prison": ("trente-quarante", "ES", ["rojo 5", "color 2", "", "p", "p", "salir"]),
     "trente-quarante-quit-asked": ("trente-quarante", "ES", ["rojo 5", "n 1", "", "salir"]),
+    # roulette: the seed's first spin is 0
+    "roulette-french-ES": ("roulette-french", "ES", [
+        "ayuda", "apuestas", "", "rojo 10", "17 5", "docena 4 5", "17 4000", "x 5", "17 0.5", "split 17 20 2",
+        "tiers 1", "neighbours 17 1", "corner 17 1", "bets", "retirar", "rojo 10", "par 4", "negro 6", "3 1", "",
+        "HALF", "p", "x", "p", "apuestas", "", "17 1", "s", "calle 34 1", "girar", "salir"]),
+    "roulette-french-quit-asked": ("roulette-french", "ES-GA", ["rojo 10", "", "salir"]),
+    "roulette-french-prison": ("roulette-french", "ES-IB", ["rojo 10", "5 1", "", "p", "quit"]),
+    "roulette-french-short-ES-AN": ("roulette-french-short", "ES-AN", ["help", "17 5", "rojo 5", "bets", "", "", "16 2",
+                                                                       "quit"]),
+    "roulette-american-ES": ("roulette-american", "ES", [
+        "help", "colour 2", "colour x", "colour 999999", "17 3x", "rojo 10", "17 999x", "bets", "", "", "0 2", "00 1",
+        "spin", "quit"]),
 }
 SESSIONS = {f"{g}-{j}": (g, j, lines) for (g, j), lines in SCRIPTS.items()} | MORE
 
@@ -78,7 +90,8 @@ class Screen:
 def transcript(name: str, lang: str) -> str:
     game_id, jurisdiction, script = SESSIONS[name]
     screen = Screen([{"HALF": "h" if lang == "en" else "m"}.get(line, line) for line in script])
-    play_game(get_game(game_id), jurisdiction, minimum=100, balance=30_000, seed=SEEDS.get(game_id, SEED), console=screen.console,
+    play_game(get_game(game_id), jurisdiction, minimum=100, balance=30_000,
+              seed=next((seed for prefix, seed in SEEDS.items() if name.startswith(prefix)), SEED), console=screen.console,
               read=screen.read, lang=lang)
     return screen.buffer.getvalue()
 
@@ -103,6 +116,9 @@ def test_a_scripted_session_prints_the_recorded_screen(name: str, lang: str) -> 
     ("punto-banca-ES", ("There is no «empate» bet in ES", "You only have", "wins, you receive", "You leave with")),
     ("trente-quarante-ES", ("31 after 31", "Half back", "You only have", "You leave with")),
     ("trente-quarante-prison", ("stays in prison", "stays on the table")),
+    ("roulette-french-ES", ("Zero: your", "Half back", "stays in prison", "Bets taken back", "You leave with")),
+    ("roulette-french-quit-asked", ("stays on the table", "You leave with €290.00")),
+    ("roulette-american-ES", ("colour chips", "You leave with")),
 ])
 def test_the_scripts_reach_the_branches_of_the_loop(name: str, said: tuple[str, ...]) -> None:
     """The goldens bite: the sessions place, refuse, list, settle and take back bets (not just help and quit)."""
