@@ -17,9 +17,9 @@ from rich.panel import Panel
 
 from tapete.core.errors import TapeteError
 from tapete.core.rng import TableRng
-from tapete.engine.events import Bet, Close, Outcome
+from tapete.engine.events import Act, Bet, Close, Outcome
 from tapete.i18n import Money
-from tapete.terminal.voice import QUIT_WORDS, Voice
+from tapete.terminal.voice import QUIT_WORDS, Quit, Voice
 from tapete.terminal.voice import limits as engine_limits
 
 HELP_WORDS = ("help", "?", "ayuda")
@@ -114,6 +114,13 @@ class BetTable(ABC):
     def taken_back(self) -> int:
         """The stakes returned to a player who leaves now (bets not yet dealt)."""
 
+    def help(self) -> None:
+        self.v.console.print(self.v.t(self.help_key))
+
+    def command(self, low: str) -> bool:
+        """A table's own command (American roulette's colour chips): True when the line was one, and done."""
+        return False
+
     def leave(self) -> None:
         """The player quits between coups: what he leaves with."""
         self.v.say("common.goodbye", amount=Money(self.balance + self.taken_back()))
@@ -154,6 +161,10 @@ class BetTable(ABC):
     def bet_label(self, stake: Stake) -> str:
         """The bet just placed, in the session language."""
 
+    def as_placed(self, stake: Stake) -> Stake:
+        """The bet as the engine holds it once placed (what the balance pays and the player is told)."""
+        return stake
+
     def placed_message(self, stake: Stake) -> str:
         """The message key telling a bet placed."""
         return self.placed_key
@@ -161,7 +172,6 @@ class BetTable(ABC):
 
 def play(table: BetTable) -> None:
     """The loop until the player leaves."""
-    v = table.v
     while True:
         line = table.read()
         low = line.lower()
@@ -169,7 +179,7 @@ def play(table: BetTable) -> None:
             table.leave()
             return
         if low in HELP_WORDS:
-            v.console.print(v.t(table.help_key))
+            table.help()
         elif low in LIST_WORDS:
             table.list_bets()
         elif low in table.clear_words:
@@ -179,7 +189,7 @@ def play(table: BetTable) -> None:
                 table.deal()
             except Left:
                 return
-        else:
+        elif not table.command(low):
             place(table, line)
 
 
@@ -201,9 +211,62 @@ def place(table: BetTable, line: str) -> None:
         low, high = table.limits(stake.kind)
         v.error(exc, minimum=low, maximum=high)
         return
-    table.balance -= stake.cost
-    v.say(table.placed_message(stake), bet=table.bet_label(stake), amount=Money(stake.amount),
+    placed = table.as_placed(stake)
+    table.balance -= placed.cost
+    v.say(table.placed_message(placed), bet=table.bet_label(placed), amount=Money(placed.amount),
           balance=Money(table.balance))
+
+
+class PrisonTable(BetTable):
+    """A table with the zero rule (roulette's zero, trente et quarante's 31 after 31): a simple chance caught by it
+    goes to prison or gets half back, as the player answers (or to prison when the rules lock it); a bet in prison
+    stays on the table, lost to a player who leaves."""
+
+    locked_key: ClassVar[str]      # the bet locked into prison
+    ask_key: ClassVar[str]         # the question: prison or half back
+
+    def held(self) -> int:
+        return sum(b.amount for b in self.state.bets if b.phase in ("prison", "choice"))
+
+    def leave(self) -> None:
+        if self.held():
+            self.v.say("roulette.quit-prison", amount=Money(self.held()))
+        super().leave()
+
+    @abstractmethod
+    def describe(self, bet: Any) -> str:
+        """A bet on the table, in the session language."""
+
+    @abstractmethod
+    def half_back(self, bet: Any) -> int:
+        """What the player gets back when he takes half."""
+
+    def zero_rule(self) -> None:
+        """Each bet the zero caught: its question asked and answered; `Left` when the player leaves instead."""
+        v = self.v
+        for b in self.state.bets:
+            if b.phase != "choice":
+                continue
+            if b.locked:
+                verb = "prison"
+                v.console.print("  " + v.t(self.locked_key, bet=self.describe(b), amount=Money(b.amount)))
+            else:
+                prison, half = v.plain("roulette.choice-prison"), v.plain("roulette.choice-half")
+                try:
+                    picked = v.ask(self.ask_key, [prison, half], bet=self.describe(b), amount=Money(b.amount))
+                except Quit:                 # leaving decides nothing: the bet stays on the table
+                    v.say("roulette.quit-prison", amount=Money(self.held()))
+                    v.say("common.goodbye", amount=Money(self.balance))
+                    raise Left from None
+                verb = "half" if picked == half else "prison"
+            self.state = self.game.step(self.state, Act(verb, bet=b.id))
+            if verb == "half":
+                self.credited.add(b.id)
+                back = self.half_back(b)
+                self.balance += back
+                v.say("roulette.half-back", amount=Money(back))
+            else:
+                v.say("roulette.to-prison", bet=self.describe(b), amount=Money(b.amount))
 
 
 class SpinTable(BetTable):
@@ -249,16 +312,25 @@ class SpinTable(BetTable):
     def limits(self, kind: str) -> tuple[int | None, int | None]:
         return engine_limits(self.game, self.state, kind)
 
+    def pending(self) -> bool:
+        """Whether a spin has anything to decide."""
+        return bool(self.riding())
+
     def deal(self) -> None:
-        v = self.v
-        if not self.riding():
-            v.say("common.no-bets", "yellow")
+        if not self.pending():
+            self.v.say("common.no-bets", "yellow")
             return
         self.announce()
         self.state = self.game.step(self.state, Close())
         outcome = self.draw()
         self.state = self.game.step(self.state, Outcome("spin", outcome))
         self.call(outcome)
+        self.settle()
+        self.show()
+
+    def settle(self) -> None:
+        """The bets the spin decided: told, paid, cleared from the cloth."""
+        v = self.v
         for b in self.state.bets[:]:
             if b.phase == "done":
                 got = paid(b.returned)
@@ -266,7 +338,6 @@ class SpinTable(BetTable):
                 key = "roulette.bet-wins" if got else "roulette.bet-loses"
                 v.console.print("  " + v.t(key, bet=self.describe(b), amount=Money(b.amount), paid=Money(got)))
         self.state.bets = [b for b in self.state.bets if b.phase != "done"]
-        self.show()
 
     def show(self) -> None:
         """The table and the last results under the player's balance."""

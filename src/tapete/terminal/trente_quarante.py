@@ -7,19 +7,20 @@ import math
 import re
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
 from tapete.core.errors import TapeteError
-from tapete.engine.events import Act, Deal
+from tapete.engine.events import Deal
 from tapete.games.blackjack.game import pretty
 from tapete.games.trente_quarante import TQState, TrenteQuaranteGame
 from tapete.i18n import Money
 from tapete.terminal import register_player
-from tapete.terminal.session import BetTable, Left, Refused, Stake, banner, play, table_rng
-from tapete.terminal.voice import Quit, voice
+from tapete.terminal.session import PrisonTable, Refused, Stake, banner, play, table_rng
+from tapete.terminal.voice import voice
 
 ALIASES = {"negro": "black", "black": "black", "n": "black", "rojo": "red", "red": "red", "r": "red",
            "color": "color", "colour": "color", "c": "color", "inverso": "inverse", "inverse": "inverse", "i": "inverse"}
@@ -49,24 +50,17 @@ def rows_view(state: TQState, balance: int) -> Panel:
     return Panel(body, title=v.plain("common.balance-title", balance=v.money(balance)), subtitle=left, expand=False)
 
 
-class TrenteQuaranteTable(BetTable):
+class TrenteQuaranteTable(PrisonTable):
     """Trente et quarante's part of the shared loop: the rows as the bets listing, insured bets (the premium paid on
     top), the 31-after-31 question (prison or half back), bets in prison kept on the table by a player who leaves."""
 
     help_key = "tq.help"
+    locked_key = "tq.locked"
+    ask_key = "tq.ask"
     deal_words = ("", "deal", "repartir")
-
-
-    def held(self) -> int:
-        return sum(b.amount for b in self.state.bets if b.phase in ("prison", "choice"))
 
     def taken_back(self) -> int:
         return sum(b.amount for b in self.state.bets if b.phase == "riding")   # not yet dealt: taken back
-
-    def leave(self) -> None:
-        if self.held():
-            self.v.say("roulette.quit-prison", amount=Money(self.held()))
-        super().leave()
 
     def list_bets(self) -> None:
         self.v.console.print(rows_view(self.state, self.balance))
@@ -97,32 +91,11 @@ class TrenteQuaranteTable(BetTable):
             game.live_shoe(self.state, self.rng)
             v.say("blackjack.new-shoe", "italic")
 
-    def zero_rule(self) -> None:
-        """Each bet caught by 31 after 31: to prison or half back, as the player answers (or locked to prison)."""
-        v = self.v
-        for b in self.state.bets:
-            if b.phase != "choice":
-                continue
-            if b.locked:
-                verb = "prison"
-                v.console.print("  " + v.t("tq.locked", bet=kind_name(b.kind), amount=Money(b.amount)))
-            else:
-                prison, half = v.plain("roulette.choice-prison"), v.plain("roulette.choice-half")
-                try:
-                    picked = v.ask("tq.ask", [prison, half], bet=kind_name(b.kind), amount=Money(b.amount))
-                except Quit:                 # leaving decides nothing: the bet stays on the table
-                    v.say("roulette.quit-prison", amount=Money(self.held()))
-                    v.say("common.goodbye", amount=Money(self.balance))
-                    raise Left from None
-                verb = "half" if picked == half else "prison"
-            self.state = self.game.step(self.state, Act(verb, bet=b.id))
-            if verb == "half":
-                self.credited.add(b.id)
-                back = math.ceil(b.returned if b.returned else Fraction(b.amount, 2 ** b.zeros))
-                self.balance += back
-                v.say("roulette.half-back", amount=Money(back))
-            else:
-                v.say("roulette.to-prison", bet=kind_name(b.kind), amount=Money(b.amount))
+    def describe(self, bet: Any) -> str:
+        return kind_name(bet.kind)
+
+    def half_back(self, bet: Any) -> int:
+        return math.ceil(bet.returned if bet.returned else Fraction(bet.amount, 2 ** bet.zeros))
 
     def parse(self, line: str) -> Stake:
         m = re.fullmatch(r"(\w+)\s+(\d+(?:[.,]\d{1,2})?)(\s+(?:insured|asegurada|seguro))?", line.lower())
