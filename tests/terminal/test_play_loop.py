@@ -54,6 +54,12 @@ MORE: dict[str, tuple[str, str, list[str]]] = {
         "repartir", "r 1", "salir"]),
     "trente-quarante-prison": ("trente-quarante", "ES", ["rojo 5", "color 2", "", "p", "p", "salir"]),
     "trente-quarante-quit-asked": ("trente-quarante", "ES", ["rojo 5", "n 1", "", "salir"]),
+    # craps: the shooter must bet the line; a refused bet keeps its id free; bets taken down; the dice refused
+    "craps-ES": ("craps", "ES", [
+        "ayuda", "apuestas", "", "field 5", "paso", "pass 10", "zz 5", "pass 99999", "odds 6 10", "hard 8 0.5",
+        "come 5", "bets", "", "place 6 12", "hard 8 5", "retirar b9", "remove b3", "down b4", "odds 10", "bets", "roll",
+        "r", "tirar", "yo 5", "", "dp 5", "", "refuse", "", "salir"]),
+    "craps-ES-IB": ("craps", "ES-IB", ["help", "refuse", "pass 5", "", "", "", "seven 2", "", "quit"]),
     # roulette: the seed's first spin is 0
     "roulette-french-ES": ("roulette-french", "ES", [
         "ayuda", "apuestas", "", "rojo 10", "17 5", "docena 4 5", "17 4000", "x 5", "17 0.5", "split 17 20 2",
@@ -119,6 +125,7 @@ def test_a_scripted_session_prints_the_recorded_screen(name: str, lang: str) -> 
     ("roulette-french-ES", ("Zero: your", "Half back", "stays in prison", "Bets taken back", "You leave with")),
     ("roulette-french-quit-asked", ("stays on the table", "You leave with €290.00")),
     ("roulette-american-ES", ("colour chips", "You leave with")),
+    ("craps-ES", ("The shooter must bet", "You pass the dice", "b5: Suerte asociada", "taken down", "stay in play")),
 ])
 def test_the_scripts_reach_the_branches_of_the_loop(name: str, said: tuple[str, ...]) -> None:
     """The goldens bite: the sessions place, refuse, list, settle and take back bets (not just help and quit)."""
