@@ -97,6 +97,7 @@ class BetTable(ABC):
     placed_key: ClassVar[str] = "roulette.placed"
     deal_words: ClassVar[tuple[str, ...]]
     clear_words: ClassVar[tuple[str, ...]] = ()      # tables without a clear command read those words as bets
+    refused_bet_uses_id: ClassVar[bool] = True       # craps: a bet the engine refused leaves its id to the next
 
     def __init__(self, v: Voice, balance: int, game: Any, state: Any, rng: TableRng) -> None:
         self.v = v
@@ -157,6 +158,11 @@ class BetTable(ABC):
         """The minimum and maximum told with a refused bet of `kind`, where the table knows them."""
         return None, None
 
+    def refuse(self, exc: TapeteError, stake: Stake) -> None:
+        """The engine refused the bet: told as a sentence, with the table's limits for its kind."""
+        low, high = self.limits(stake.kind)
+        self.v.error(exc, minimum=low, maximum=high)
+
     @abstractmethod
     def bet_label(self, stake: Stake) -> str:
         """The bet just placed, in the session language."""
@@ -204,13 +210,14 @@ def place(table: BetTable, line: str) -> None:
     if stake.cost > table.balance:
         v.warn("common.you-have", amount=Money(table.balance))
         return
-    table.counter += 1
     try:
-        table.stake(Bet(f"b{table.counter}", "you", stake.kind, stake.amount, stake.on, stake.extra))
+        table.stake(Bet(f"b{table.counter + 1}", "you", stake.kind, stake.amount, stake.on, stake.extra))
     except TapeteError as exc:
-        low, high = table.limits(stake.kind)
-        v.error(exc, minimum=low, maximum=high)
+        if table.refused_bet_uses_id:
+            table.counter += 1
+        table.refuse(exc, stake)
         return
+    table.counter += 1
     placed = table.as_placed(stake)
     table.balance -= placed.cost
     v.say(table.placed_message(placed), bet=table.bet_label(placed), amount=Money(placed.amount),
