@@ -1,6 +1,7 @@
 """The shared `tapete play` bet loop (`tapete.terminal.session`) changed nothing a player sees: scripted, seeded
-sessions of the tables that use it, in Spanish and English, print byte for byte the screens recorded from the code
-before the loop was written once (`tests/terminal/golden/play-*.txt`).
+sessions of the tables that use it (boule, wheel of fortune, roulette, trente et quarante, craps, Monte o banca,
+punto y banca; Casino Monte for the shared banner), in Spanish and English, print byte for byte the screens recorded
+from the code before the loop was written once (`tests/terminal/golden/play-*.txt`).
 
 A seeded session is deterministic (the table CSPRNG from the seed, no clock on screen), so the whole screen is
 compared. To record the goldens again (only when a screen is meant to change): `TAPETE_REGOLD=1 pytest <this file>`.

@@ -1,8 +1,12 @@
 """The loop the bet-and-deal tables at the terminal share, written once: read a line; quit (the bets not yet dealt
-taken back), help, the bets listing, clear, the deal or spin, else a bet line (read, checked against the balance,
-staked with the engine, told). What differs per table is a `BetTable` subclass: a typed class, never hooks looked
-up by name. `SpinTable` is the part boule and the wheel of fortune share on top: one outcome drawn per spin from the
-table CSPRNG, the settled bets told and cleared, the balance panel shown again."""
+taken back), help, the bets listing, clear, the deal or spin, the table's own commands, else a bet line (read,
+checked against the balance, staked with the engine, told). What differs per table is a `BetTable` subclass: a
+typed class, never hooks looked up by name. On top, `SpinTable` is what the spin tables share (roulette, boule, the
+wheel of fortune: one outcome per spin from the table CSPRNG, the settled bets told, the balance panel shown again)
+and `PrisonTable` the zero rule's question (roulette, trente et quarante).
+
+Used by boule, wheel, roulette, trente_quarante, craps, monte (Monte o banca) and baccarat (punto y banca); the
+tables whose rounds are questions to the player (blackjack, poker, chemin de fer...) keep their own loops."""
 
 from __future__ import annotations
 
@@ -75,18 +79,19 @@ class Left(Exception):
 
 @dataclass(frozen=True)
 class Stake:
-    """A bet line read: the kind, its target as the engine takes it, the amount in cents; what it costs the player
-    when that is more than the amount (an insured bet's premium), the engine's extra fields."""
+    """A bet line read: the kind, its target as the engine takes it, the amount in cents, the engine's extra fields;
+    `surplus` what the line costs beyond the amount (an insured bet's premium, an announced bet's further chips)."""
 
     kind: str
     on: Any
     amount: int
     extra: dict[str, Any] = field(default_factory=dict)
-    premium: int = 0
+    surplus: int = 0
 
     @property
     def cost(self) -> int:
-        return self.amount + self.premium
+        """What the player must have to place it."""
+        return self.amount + self.surplus
 
 
 class BetTable(ABC):
@@ -277,8 +282,8 @@ class PrisonTable(BetTable):
 
 
 class SpinTable(BetTable):
-    """A table of one outcome per spin (boule, the wheel of fortune): bets ride until the spin, which settles them
-    all; a spin with nothing on the table is refused. `state` is the engine's table state, `game` its reducer."""
+    """A table of one outcome per spin (roulette, boule, the wheel of fortune): bets ride until the spin, which settles
+    them; a spin with nothing to decide is refused."""
 
     clear_words = CLEAR_WORDS
     aliases: ClassVar[dict[str, str]]        # the chances' words, Spanish and English, to the engine's kinds
