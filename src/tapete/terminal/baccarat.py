@@ -20,6 +20,7 @@ from tapete.engine.shoe import Shoe
 from tapete.games.baccarat import tableau
 from tapete.i18n import Money
 from tapete.terminal import register_player
+from tapete.terminal.session import BetTable, Refused, Stake, banner, paid, play, table_rng
 from tapete.terminal.voice import QUIT_WORDS, Quit, Voice, voice
 
 SUITS = {"S": ("♠", "white"), "C": ("♣", "white"), "H": ("♥", "red"), "D": ("♦", "red")}
@@ -44,11 +45,6 @@ def euros_amount(text: str) -> int:
     return round(Fraction(text) * 100)
 
 
-def paid(value: Fraction) -> int:
-    """What the player receives rounds up to the cent (docs/format.md)."""
-    return int(-(-value // 1))
-
-
 def hands_panel(number: int, punto: list[str], banca: list[str]) -> Panel:
     v = voice()
     table = Table.grid(padding=(0, 2))
@@ -64,79 +60,79 @@ def who(name: str, key: str, **params: object) -> str:
 
 
 # -- punto y banca ---------------------------------------------------------------------------------------------
-@register_player("punto-banca")
-def play_punto_banca(game, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,  # noqa: ANN001
-                     console: Console, read: Callable[[str], str]) -> None:
-    v = voice(console, read)
-    rng = TableRng.from_hex(seed) if seed else TableRng()
-    state = game.open(jurisdiction, {"minimum": minimum})
-    rules = game.rules[jurisdiction]
-    name = game.name_es if v.lang != "en" else game.name_en
-    console.print(Panel.fit(v.t("bac.pb-header", game=name, jurisdiction=jurisdiction, minimum=Money(minimum),
-                                maximum=Money(state.maximum), balance=Money(balance)) + "\n"
-                            + v.t("common.seed", seed=rng.seed.hex()) + "\n" + v.t("bac.pb-welcome")))
-    burned = game.new_shoe(state, rng)
-    v.say("bac.new-shoe", "dim", card=burned[0], n=len(burned))
-    counter = 0
-    while True:
-        line = v.read("common.prompt").lower()
-        if line in QUIT_WORDS:
-            open_bets = [b for b in state.bets if b.final == "open"]
-            balance += sum(b.amount for b in open_bets)        # bets not yet dealt are taken back
-            v.say("common.goodbye", amount=Money(balance))
-            return
-        if line in ("help", "?", "ayuda"):
-            console.print(v.t("bac.pb-help"))
-            continue
-        if line in ("bets", "apuestas"):
-            mine = [b for b in state.bets if b.final == "open"]
-            if not mine:
-                v.say("common.no-bets")
-            for b in mine:
-                console.print("  " + v.t("bac.bet-line", id=b.id, bet=v.plain("bac.kind." + b.kind), amount=Money(b.amount)))
-            continue
-        if line in ("", "deal", "d", "cartas", "repartir"):
-            if state.stop_card_out:
-                burned = game.new_shoe(state, rng)
-                v.say("bac.stop-card", "dim", n=len(burned))
-            mine = [b for b in state.bets if b.final == "open"]
-            game.apply(state, Deal())
-            coup = state.coups[-1]
-            console.print(hands_panel(coup.number, coup.player, coup.bank))
-            pt, bt = tableau.total(coup.player), tableau.total(coup.bank)
-            v.say("bac.winner." + coup.winner, "italic", punto=pt, banca=bt)
-            for b in state.bets:
-                if any(m.id == b.id for m in mine):
-                    back = paid(b.returned)
-                    balance += back
-                    key = "bac.bet-wins" if b.returned > b.amount else "bac.bet-push" if b.returned == b.amount \
-                        else "bac.bet-loses"
-                    console.print("  " + v.t(key, bet=v.plain("bac.kind." + b.kind), amount=Money(b.amount),
-                                             paid=Money(back)))
-            console.print(v.t("bac.pb-balance", balance=Money(balance), seat=state.sabot_seat))
-            continue
-        words = line.split()
+class PuntoBancaTable(BetTable):
+    """Punto y banca's part of the shared loop: bets on punto, banca or the tie where the jurisdiction has it; a coup
+    dealt from the shoe, a new shoe when the stop card came out; each event applied in place."""
+
+    help_key = "bac.pb-help"
+    placed_key = "bac.placed"
+    deal_words = ("", "deal", "d", "cartas", "repartir")
+
+    def mine(self) -> list:
+        return [b for b in self.state.bets if b.final == "open"]
+
+    def taken_back(self) -> int:
+        return sum(b.amount for b in self.mine())        # bets not yet dealt are taken back
+
+    def bet_lines(self) -> list[str]:
+        v = self.v
+        return [v.t("bac.bet-line", id=b.id, bet=v.plain("bac.kind." + b.kind), amount=Money(b.amount))
+                for b in self.mine()]
+
+    def deal(self) -> None:
+        v, game, state = self.v, self.game, self.state
+        if state.stop_card_out:
+            burned = game.new_shoe(state, self.rng)
+            v.say("bac.stop-card", "dim", n=len(burned))
+        mine = self.mine()
+        game.apply(state, Deal())
+        coup = state.coups[-1]
+        v.console.print(hands_panel(coup.number, coup.player, coup.bank))
+        pt, bt = tableau.total(coup.player), tableau.total(coup.bank)
+        v.say("bac.winner." + coup.winner, "italic", punto=pt, banca=bt)
+        for b in state.bets:
+            if any(m.id == b.id for m in mine):
+                back = paid(b.returned)
+                self.balance += back
+                key = "bac.bet-wins" if b.returned > b.amount else "bac.bet-push" if b.returned == b.amount \
+                    else "bac.bet-loses"
+                v.console.print("  " + v.t(key, bet=v.plain("bac.kind." + b.kind), amount=Money(b.amount),
+                                           paid=Money(back)))
+        v.console.print(v.t("bac.pb-balance", balance=Money(self.balance), seat=state.sabot_seat))
+
+    def parse(self, line: str) -> Stake:
+        words = line.lower().split()
         try:
             if len(words) != 2 or words[0] not in PB_ALIASES:
                 raise ValueError("bac.pb-bad-bet")
             kind, amount = PB_ALIASES[words[0]], euros_amount(words[1])
         except ValueError as exc:
-            v.warn(str(exc))
-            continue
-        if kind not in rules.kinds:
-            v.warn("bac.no-such-bet", bet=words[0], jurisdiction=jurisdiction)
-            continue
-        if amount > balance:
-            v.warn("common.you-have", amount=Money(balance))
-            continue
-        counter += 1
-        try:
-            game.apply(state, Bet(f"b{counter}", "you", kind, amount))
-        except TapeteError as exc:
-            v.error(exc, minimum=minimum, maximum=state.maximum)
-            continue
-        balance -= amount
-        v.say("bac.placed", bet=v.plain("bac.kind." + kind), amount=Money(amount), balance=Money(balance))
+            raise Refused(str(exc)) from None
+        if kind not in self.game.rules[self.state.jurisdiction].kinds:
+            raise Refused("bac.no-such-bet", bet=words[0], jurisdiction=self.state.jurisdiction)
+        return Stake(kind, None, amount)
+
+    def stake(self, bet: Bet) -> None:
+        self.game.apply(self.state, bet)
+
+    def limits(self, kind: str) -> tuple[int | None, int | None]:
+        return self.state.minimum, self.state.maximum
+
+    def bet_label(self, stake: Stake) -> str:
+        return self.v.plain("bac.kind." + stake.kind)
+
+
+@register_player("punto-banca")
+def play_punto_banca(game, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,  # noqa: ANN001
+                     console: Console, read: Callable[[str], str]) -> None:
+    v = voice(console, read)
+    rng = table_rng(seed)
+    state = game.open(jurisdiction, {"minimum": minimum})
+    banner(v, game, jurisdiction, rng, "bac.pb-welcome", header="bac.pb-header", minimum=minimum, balance=balance,
+           maximum=Money(state.maximum))
+    burned = game.new_shoe(state, rng)
+    v.say("bac.new-shoe", "dim", card=burned[0], n=len(burned))
+    play(PuntoBancaTable(v, balance, game, state, rng))
 
 
 # -- chemin de fer --------------------------------------------------------------------------------------------

@@ -6,22 +6,17 @@ the hole, from the table's seeded generator.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from fractions import Fraction
+from typing import Any
 
-from rich.console import Console, Group
-from rich.panel import Panel
+from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from tapete.core.errors import TapeteError
-from tapete.core.rng import TableRng
-from tapete.engine.events import Bet, Close, Outcome
 from tapete.games.boule import BOULE_RULES, SIMPLE, BouleGame, BouleState
-from tapete.i18n import Money
 from tapete.terminal import register_player
-from tapete.terminal.voice import QUIT_WORDS, limits, voice
+from tapete.terminal.session import SpinTable, Stake, number_or_chance
+from tapete.terminal.voice import voice
 
 ALIASES = {
     "rojo": "red", "red": "red", "negro": "black", "black": "black", "par": "even", "even": "even",
@@ -32,15 +27,7 @@ STYLE = {"red": "bold white on red3", "black": "bold white on grey11", "five": "
 
 def parse_line(line: str) -> tuple[str, tuple[int, ...] | None, int]:
     """'7 5' -> ('number', (7,), 500); 'rojo 10' -> ('red', None, 1000)."""
-    words = line.lower().replace(",", " ").split()
-    if len(words) != 2 or not re.fullmatch(r"\d+(\.\d{1,2})?", words[1]):
-        raise ValueError("boule.bad-line")
-    amount = round(Fraction(words[1]) * 100)
-    if words[0].isdigit():
-        return "number", (int(words[0]),), amount
-    if words[0] not in ALIASES:
-        raise ValueError("boule.bad-line")
-    return ALIASES[words[0]], None, amount
+    return number_or_chance(line, ALIASES, "boule.bad-line")
 
 
 def colour(n: int) -> str:
@@ -82,84 +69,42 @@ def describe(kind: str, on: tuple[int, ...] | list[int] | None) -> str:
     return v.plain(f"boule.kind.{kind}")
 
 
-@register_player("boule")
-def play_boule(game: BouleGame, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
-               console: Console, read: Callable[[str], str]) -> None:
-    v = voice(console, read)
-    rng = TableRng.from_hex(seed) if seed else TableRng()
-    state = game.open(jurisdiction, {"minimum": minimum})
-    counter = 0
-    name = game.name_es if v.lang != "en" else game.name_en
-    console.print(Panel.fit(v.t("roulette.header", game=name, jurisdiction=jurisdiction, minimum=Money(minimum),
-                                balance=Money(balance)) + "\n" + v.t("common.seed", seed=rng.seed.hex())
-                            + "\n" + v.t("roulette.welcome")))
+class BouleTable(SpinTable):
+    """Boule's part of the shared loop: the ball drawn as a uniform hole of the eighteen."""
 
-    def show() -> None:
+    help_key = "boule.help"
+    aliases = ALIASES
+    bad_line = "boule.bad-line"
+    deal_words = ("", "roll", "spin", "r", "tirar")
+
+    def bet_label(self, stake: Stake) -> str:
+        return describe(stake.kind, stake.on)
+
+    def describe(self, bet: Any) -> str:
+        return describe(bet.kind, bet.on)
+
+    def panel(self) -> list[RenderableType]:
+        v, state = self.v, self.state
         last = state.history[-1] if state.history else None
         hist = Text(v.plain("roulette.last") + " ")
         for n in state.history[-15:][::-1]:
             hist.append(f" {n} ", style=STYLE[colour(n)])
-        console.print(Panel(Group(layout_view(state, last), hist), title=v.plain("common.balance-title", balance=v.money(balance)),
-                            expand=False))
+        return [layout_view(state, last), hist]
 
-    show()
-    while True:
-        line = v.read("common.prompt")
-        low = line.lower()
-        if low in QUIT_WORDS:
-            balance += sum(b.amount for b in state.bets if b.phase == "riding")    # bets not yet rolled: taken back
-            v.say("common.goodbye", amount=Money(balance))
-            return
-        if low in ("help", "?", "ayuda"):
-            console.print(v.t("boule.help"))
-            continue
-        if low in ("bets", "apuestas"):
-            mine = [b for b in state.bets if b.phase == "riding"]
-            if not mine:
-                v.say("common.no-bets")
-            for b in mine:
-                console.print("  " + v.t("bac.bet-line", id=b.id, bet=describe(b.kind, b.on), amount=Money(b.amount)))
-            continue
-        if low in ("clear", "retirar"):
-            back = sum(b.amount for b in state.bets if b.phase == "riding")
-            balance += back
-            state.bets = [b for b in state.bets if b.phase != "riding"]
-            v.say("roulette.cleared", amount=Money(back), balance=Money(balance))
-            continue
-        if low in ("", "roll", "spin", "r", "tirar"):
-            if not any(b.phase == "riding" for b in state.bets):
-                v.say("common.no-bets", "yellow")
-                continue
-            v.say("boule.no-more-bets", "italic")
-            state = game.step(state, Close())
-            rules = BOULE_RULES[jurisdiction]
-            n = rules.numbers[rng.randbelow(len(rules.numbers) * rules.holes_per_number) // rules.holes_per_number]
-            state = game.step(state, Outcome("spin", n))
-            v.say("boule.croupier", "italic", n=n, colour=v.plain(f"boule.colour.{colour(n)}"))
-            console.print(Text(f"  {n}  ", style=STYLE[colour(n)]))
-            for b in state.bets[:]:
-                if b.phase == "done":
-                    paid = int(-(-b.returned // 1))
-                    balance += paid
-                    key = "roulette.bet-wins" if paid else "roulette.bet-loses"
-                    console.print("  " + v.t(key, bet=describe(b.kind, b.on), amount=Money(b.amount), paid=Money(paid)))
-            state.bets = [b for b in state.bets if b.phase != "done"]
-            show()
-            continue
-        try:
-            kind, on, amount = parse_line(line)
-        except ValueError as exc:
-            v.warn(str(exc))
-            continue
-        if amount > balance:
-            v.warn("common.you-have", amount=Money(balance))
-            continue
-        counter += 1
-        try:
-            state = game.step(state, Bet(f"b{counter}", "you", kind, amount, on))
-        except TapeteError as exc:
-            low_limit, high_limit = limits(game, state, kind)
-            v.error(exc, minimum=low_limit, maximum=high_limit)
-            continue
-        balance -= amount
-        v.say("roulette.placed", bet=describe(kind, on), amount=Money(amount), balance=Money(balance))
+    def announce(self) -> None:
+        self.v.say("boule.no-more-bets", "italic")
+
+    def draw(self) -> int:
+        rules = BOULE_RULES[self.state.jurisdiction]
+        return rules.numbers[self.rng.randbelow(len(rules.numbers) * rules.holes_per_number) // rules.holes_per_number]
+
+    def call(self, outcome: int) -> None:
+        self.v.say("boule.croupier", "italic", n=outcome, colour=self.v.plain(f"boule.colour.{colour(outcome)}"))
+        self.v.console.print(Text(f"  {outcome}  ", style=STYLE[colour(outcome)]))
+
+
+@register_player("boule")
+def play_boule(game: BouleGame, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
+               console: Console, read: Callable[[str], str]) -> None:
+    v = voice(console, read)
+    BouleTable.run(v, game, jurisdiction, minimum=minimum, balance=balance, seed=seed)

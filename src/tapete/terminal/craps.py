@@ -17,12 +17,13 @@ from rich.text import Text
 
 from tapete.core.errors import TapeteError
 from tapete.core.rng import TableRng
-from tapete.engine.events import Act, Bet, Close, Outcome
+from tapete.engine.events import Act, Close, Outcome
 from tapete.games.craps.game import COME_OUT, CrapsBet, CrapsGame, CrapsState
 from tapete.games.craps.rules import POINTS, CrapsRules
 from tapete.i18n import Money
 from tapete.terminal import register_player
-from tapete.terminal.voice import QUIT_WORDS, limits, voice
+from tapete.terminal.session import BetTable, Refused, Stake, banner, paid, play, table_rng
+from tapete.terminal.voice import Voice, limits, voice
 
 SEATS = 5
 FACES = "⚀⚁⚂⚃⚄⚅"
@@ -161,121 +162,138 @@ def layout(state: CrapsState, rules: CrapsRules, last: list[int] | None) -> Grou
     return Group(*parts)
 
 
+class CrapsTable(BetTable):
+    """Craps' part of the shared loop: the dice offered round the seats (the player may refuse them), the shooter's
+    line bet before a come-out, bets taken down where the rules allow; every bet stays on the layout at quit."""
+
+    help_key = "craps.help"
+    placed_key = "craps.placed"
+    deal_words = ("", "roll", "r", "tirar")
+    refused_bet_uses_id = False
+
+    def __init__(self, v: Voice, balance: int, game: CrapsGame, state: CrapsState, rng: TableRng) -> None:
+        super().__init__(v, balance, game, state, rng)
+        self.rules = game.rules_for(state.jurisdiction)
+        self.skipped = 0                   # seats that refused the dice (000:680)
+
+    def seat(self) -> int:
+        return (self.state.shooter - 1 + self.skipped) % SEATS + 1
+
+    def riding(self) -> int:
+        return sum(b.amount for b in self.state.bets if b.player == "you")
+
+    def show(self) -> None:
+        v, state = self.v, self.state
+        who = v.plain("craps.you-shoot") if self.seat() == 1 else v.plain("craps.seat-shoots", seat=self.seat())
+        phase = v.plain("craps.come-out") if state.phase == COME_OUT else v.plain("craps.point", n=state.point)
+        v.console.print(Panel(layout(state, self.rules, state.history[-1] if state.history else None),
+                              title=f"{phase} — {who}",
+                              subtitle=v.plain("craps.subtitle", balance=euros(self.balance), riding=euros(self.riding())),
+                              expand=False))
+
+    def taken_back(self) -> int:
+        """Nothing: the bets stay on the layout."""
+        return 0
+
+    def leave(self) -> None:
+        if self.riding():        # bets the rules keep on the layout stay there (a Win bet must play on, 000:694)
+            self.v.say("craps.quit-riding", amount=Money(self.riding()))
+        super().leave()
+
+    def bet_lines(self) -> list[str]:
+        return [self.v.t("craps.bet-line", id=b.id, bet=name_of(b, self.rules, self.state), amount=Money(b.amount))
+                for b in self.state.bets]
+
+    def command(self, low: str) -> bool:
+        """`refuse`: pass the dice on; `remove ID`: take a bet down."""
+        if low in ("refuse", "paso"):
+            self.refuse_dice()
+        elif low.startswith(("remove ", "down ", "retirar ")):
+            self.take_down(low.split()[1])
+        else:
+            return False
+        return True
+
+    def refuse_dice(self) -> None:
+        if self.state.phase != COME_OUT or self.seat() != 1:
+            self.v.say("craps.not-offered", "yellow")
+            return
+        self.skipped += 1
+        self.v.say("craps.you-pass-dice", seat=self.seat())
+
+    def take_down(self, bet_id: str) -> None:
+        v, rules = self.v, self.rules
+        if not any(b.id == bet_id for b in self.state.bets):
+            v.warn("craps.no-such-bet", id=bet_id)
+            return
+        try:
+            self.state = self.game.step(self.state, Act("remove", bet=bet_id))
+        except TapeteError as exc:
+            held = next(b for b in self.state.bets if b.id == bet_id)
+            if exc.code == "illegal-action":
+                v.warn("craps.cannot-remove", bet=name_of(held, rules, self.state))
+            else:
+                v.error(exc)
+            return
+        for b in self.state.decided.values():
+            if b.id not in self.credited and b.player == "you":
+                self.credited.add(b.id)
+                self.balance += paid(b.returned)
+                v.say("craps.taken-down", bet=name_of(b, rules, self.state), amount=Money(paid(b.returned)))
+        self.show()
+
+    def deal(self) -> None:
+        v, rules, state = self.v, self.rules, self.state
+        if self.seat() == 1 and state.phase == COME_OUT and not any(
+                b.player == "you" and b.kind in ("pass", "dont-pass") for b in state.bets):
+            v.say("craps.shooter-must-bet", "yellow", win=rules.names["pass"], dont=rules.names["dont-pass"])
+            return
+        before = state
+        state = self.game.step(state, Close())
+        dice = [self.rng.randbelow(6) + 1, self.rng.randbelow(6) + 1]
+        self.state = state = self.game.step(state, Outcome("roll", dice))
+        v.console.print(Text(f"  {FACES[dice[0] - 1]}  {FACES[dice[1] - 1]}  ", style="bold black on white"))
+        v.say("craps.stickman", "italic", total=sum(dice))
+        if before.phase == COME_OUT and state.phase != COME_OUT:
+            v.say("craps.point-set", "italic", n=state.point)
+        elif before.phase != COME_OUT and state.phase == COME_OUT:
+            v.say("craps.seven-out" if sum(dice) == 7 else "craps.point-made", "italic", n=before.point)
+        self.balance = _credit(state, self.credited, self.balance, v.console, rules)
+        self.show()
+
+    def parse(self, line: str) -> Stake:
+        try:
+            kind, on, amount = parse_line(line)
+            if kind == "odds":
+                on = (odds_parent(self.state, on),)
+        except LineError as exc:
+            raise Refused(exc.key, **exc.params) from None
+        return Stake(kind, on, amount)
+
+    def refuse(self, exc: TapeteError, stake: Stake) -> None:
+        if exc.code == "illegal-action":
+            self.v.warn("craps.not-now", bet=self.rules.names.get(stake.kind, stake.kind))
+        else:
+            super().refuse(exc, stake)
+
+    def limits(self, kind: str) -> tuple[int | None, int | None]:
+        return limits(self.game, self.state, kind)
+
+    def bet_label(self, stake: Stake) -> str:
+        return name_of(self.state.bets[-1], self.rules, self.state)
+
+
 @register_player("craps")
 def play_craps(game: CrapsGame, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
                console: Console, read: Callable[[str], str]) -> None:
     v = voice(console, read)
-    rng = TableRng.from_hex(seed) if seed else TableRng()
-    rules = game.rules_for(jurisdiction)
+    rng = table_rng(seed)
     state = game.open(jurisdiction, {"minimum": minimum})
-    credited: set[str] = set()
-    skipped = 0                   # seats that refused the dice (000:680)
-    counter = 0
-    name = game.name_es if v.lang != "en" else game.name_en
-    console.print(Panel.fit(v.t("craps.header", game=name, jurisdiction=jurisdiction, minimum=Money(minimum),
-                                maximum=Money(state.limits.maximum), balance=Money(balance)) + "\n"
-                            + v.t("common.seed", seed=rng.seed.hex()) + "\n" + v.t("craps.welcome")))
-
-    def seat() -> int:
-        return (state.shooter - 1 + skipped) % SEATS + 1
-
-    def riding() -> int:
-        return sum(b.amount for b in state.bets if b.player == "you")
-
-    def show() -> None:
-        who = v.plain("craps.you-shoot") if seat() == 1 else v.plain("craps.seat-shoots", seat=seat())
-        phase = v.plain("craps.come-out") if state.phase == COME_OUT else v.plain("craps.point", n=state.point)
-        console.print(Panel(layout(state, rules, state.history[-1] if state.history else None),
-                            title=f"{phase} — {who}",
-                            subtitle=v.plain("craps.subtitle", balance=euros(balance), riding=euros(riding())),
-                            expand=False))
-
-    show()
-    while True:
-        line = v.read("common.prompt")
-        low = line.lower()
-        if low in QUIT_WORDS:
-            if riding():        # bets the rules keep on the layout stay there (a Win bet must play on, 000:694)
-                v.say("craps.quit-riding", amount=Money(riding()))
-            v.say("common.goodbye", amount=Money(balance))
-            return
-        if low in ("help", "?", "ayuda"):
-            console.print(v.t("craps.help"))
-            continue
-        if low in ("bets", "apuestas"):
-            if not state.bets:
-                v.say("common.no-bets")
-            for b in state.bets:
-                console.print("  " + v.t("craps.bet-line", id=b.id, bet=name_of(b, rules, state), amount=Money(b.amount)))
-            continue
-        if low in ("refuse", "paso"):
-            if state.phase != COME_OUT or seat() != 1:
-                v.say("craps.not-offered", "yellow")
-                continue
-            skipped += 1
-            v.say("craps.you-pass-dice", seat=seat())
-            continue
-        if low.startswith(("remove ", "down ", "retirar ")):
-            bet_id = low.split()[1]
-            if not any(b.id == bet_id for b in state.bets):
-                v.warn("craps.no-such-bet", id=bet_id)
-                continue
-            try:
-                state = game.step(state, Act("remove", bet=bet_id))
-            except TapeteError as exc:
-                held = next(b for b in state.bets if b.id == bet_id)
-                if exc.code == "illegal-action":
-                    v.warn("craps.cannot-remove", bet=name_of(held, rules, state))
-                else:
-                    v.error(exc)
-                continue
-            for b in state.decided.values():
-                if b.id not in credited and b.player == "you":
-                    credited.add(b.id)
-                    balance += int(-(-b.returned // 1))
-                    v.say("craps.taken-down", bet=name_of(b, rules, state), amount=Money(int(-(-b.returned // 1))))
-            show()
-            continue
-        if low in ("", "roll", "r", "tirar"):
-            if seat() == 1 and state.phase == COME_OUT and not any(
-                    b.player == "you" and b.kind in ("pass", "dont-pass") for b in state.bets):
-                v.say("craps.shooter-must-bet", "yellow", win=rules.names["pass"], dont=rules.names["dont-pass"])
-                continue
-            before = state
-            state = game.step(state, Close())
-            dice = [rng.randbelow(6) + 1, rng.randbelow(6) + 1]
-            state = game.step(state, Outcome("roll", dice))
-            console.print(Text(f"  {FACES[dice[0] - 1]}  {FACES[dice[1] - 1]}  ", style="bold black on white"))
-            v.say("craps.stickman", "italic", total=sum(dice))
-            if before.phase == COME_OUT and state.phase != COME_OUT:
-                v.say("craps.point-set", "italic", n=state.point)
-            elif before.phase != COME_OUT and state.phase == COME_OUT:
-                v.say("craps.seven-out" if sum(dice) == 7 else "craps.point-made", "italic", n=before.point)
-            balance = _credit(state, credited, balance, console, rules)
-            show()
-            continue
-        try:
-            kind, on, amount = parse_line(line)
-            if kind == "odds":
-                on = (odds_parent(state, on),)
-        except LineError as exc:
-            v.warn(exc.key, **exc.params)
-            continue
-        if amount > balance:
-            v.warn("common.you-have", amount=Money(balance))
-            continue
-        try:
-            state = game.step(state, Bet(f"b{counter + 1}", "you", kind, amount, on))
-        except TapeteError as exc:
-            if exc.code == "illegal-action":
-                v.warn("craps.not-now", bet=rules.names.get(kind, kind))
-            else:
-                low_limit, high_limit = limits(game, state, kind)
-                v.error(exc, minimum=low_limit, maximum=high_limit)
-            continue
-        counter += 1
-        balance -= amount
-        v.say("craps.placed", bet=name_of(state.bets[-1], rules, state), amount=Money(amount), balance=Money(balance))
+    banner(v, game, jurisdiction, rng, "craps.welcome", header="craps.header", minimum=minimum, balance=balance,
+           maximum=Money(state.limits.maximum))
+    table = CrapsTable(v, balance, game, state, rng)
+    table.show()
+    play(table)
 
 
 def _credit(state: CrapsState, credited: set[str], balance: int, console: Console, rules: CrapsRules) -> int:
@@ -285,8 +303,8 @@ def _credit(state: CrapsState, credited: set[str], balance: int, console: Consol
         if b.player != "you" or b.id in credited:
             continue
         credited.add(b.id)
-        paid = int(-(-b.returned // 1))
-        balance += paid
+        got = paid(b.returned)
+        balance += got
         key = "craps.bet-wins" if b.returned > b.amount else "craps.bet-returned" if b.returned else "craps.bet-loses"
-        console.print("  " + v.t(key, bet=name_of(b, rules, state), amount=Money(b.amount), paid=Money(paid)))
+        console.print("  " + v.t(key, bet=name_of(b, rules, state), amount=Money(b.amount), paid=Money(got)))
     return balance

@@ -7,17 +7,16 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from rich.console import Console
-from rich.panel import Panel
 from rich.table import Table
 
 from tapete.core.cards import shoe_of
 from tapete.core.errors import TapeteError
-from tapete.core.rng import TableRng
 from tapete.engine.events import Act, Bet, Deal
 from tapete.games.blackjack.game import pretty
 from tapete.games.monte import FACING, CasinoMonte, MBState, MonteBanca, value
 from tapete.i18n import Money
 from tapete.terminal import register_player
+from tapete.terminal.session import BetTable, Refused, Stake, banner, paid, play, table_rng
 from tapete.terminal.voice import QUIT_WORDS, Quit, voice
 
 MB_ALIASES = {"vista": "first-card", "vis": "first-card", "camo": "next-suit", "anti": "previous-suit",
@@ -81,93 +80,86 @@ def layout_view(game: MonteBanca, state: MBState) -> Table:
     return grid
 
 
+class MonteBancaTable(BetTable):
+    """Monte o banca's part of the shared loop: the layout shown before each line, a fresh pack when it runs low,
+    bets told by their phase (Primeras, Segundas), a coup settled bet by bet as the engine decides them."""
+
+    help_key = "monte.help"
+    deal_words = ("", "deal", "d", "descubrir")
+
+
+    def fresh_pack(self) -> None:
+        pack = [c.text for c in shoe_of(2, "spanish")]
+        self.rng.shuffle(pack)
+        self.state.shoe = self.state.shoe[:self.state.pos] + pack
+        self.state.pack = {}
+
+    def read(self) -> str:
+        v, state = self.v, self.state
+        if state.layout is None and len(state.shoe) - state.pos < 30:
+            self.fresh_pack()
+            v.say("monte.new-pack", "italic")
+        v.console.print(layout_view(self.game, state))
+        return v.read("monte.prompt", phase=v.plain(f"monte.phase.{state.phase}"))
+
+    def taken_back(self) -> int:
+        """The open bets of the phase not yet dealt."""
+        return sum(b.amount for b in self.state.bets if b.state == "open" and b.phase == self.state.phase)
+
+    def bet_lines(self) -> list[str]:
+        v = self.v
+        return [v.t("monte.bet-line", id=b.id, bet=bet_name(b.kind, b.on), amount=Money(b.amount),
+                    phase=v.plain(f"monte.phase.{b.phase}")) for b in self.state.bets if b.state == "open"]
+
+    def deal(self) -> None:
+        v = self.v
+        v.say("roulette.no-more-bets", "italic")
+        before = self.state
+        self.state = state = self.game.step(before, Deal())
+        if state.revealed and before.layout is not None:
+            cards = [c for c in state.revealed]
+            won = next(p for p in before.in_play if value(before.layout.cards[p - 1]) == value(cards[-1]))
+            v.say("monte.revealed", "italic", cards=", ".join(spanish(c) for c in cards), won=won, lost=FACING[won])
+        for b in state.bets:
+            if b.state in ("done", "void") and b.id not in self.credited:
+                self.credited.add(b.id)
+                got = paid(b.returned)
+                self.balance += got
+                key = "roulette.bet-wins" if b.returned > b.amount else "roulette.bet-returned" if b.returned \
+                    else "roulette.bet-loses"
+                text = v.t(key, bet=bet_name(b.kind, b.on), amount=Money(b.amount), paid=Money(got))
+                if b.deducted:
+                    text += " " + v.t("monte.cut", amount=Money(paid(b.deducted)))
+                v.console.print("  " + text)
+        v.say("common.your-chips", amount=Money(self.balance))
+
+    def parse(self, line: str) -> Stake:
+        try:
+            kind, on, amount = parse_mb_bet(line)
+        except (ValueError, ZeroDivisionError) as exc:
+            raise Refused(str(exc) if str(exc).startswith("monte.") else "monte.bad-line") from None
+        return Stake(kind, tuple(on), amount)
+
+    def bet_label(self, stake: Stake) -> str:
+        return bet_name(stake.kind, stake.on)
+
+
 @register_player("monte-banca")
 def play_monte_banca(game: MonteBanca, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
                      console: Console, read: Callable[[str], str]) -> None:
     v = voice(console, read)
-    rng = TableRng.from_hex(seed) if seed else TableRng()
-    state = game.open(jurisdiction, {"minimum": minimum})
-
-    def fresh_pack() -> None:
-        pack = [c.text for c in shoe_of(2, "spanish")]
-        rng.shuffle(pack)
-        state.shoe = state.shoe[:state.pos] + pack
-        state.pack = {}
-
-    fresh_pack()
-    name = game.name_es if v.lang != "en" else game.name_en
-    console.print(Panel.fit(v.t("roulette.header", game=name, jurisdiction=jurisdiction, minimum=Money(minimum),
-                                balance=Money(balance)) + "\n" + v.t("common.seed", seed=rng.seed.hex())
-                            + "\n" + v.t("roulette.welcome")))
-    counter = 0
-    credited: set[str] = set()
-    while True:
-        if state.layout is None and len(state.shoe) - state.pos < 30:
-            fresh_pack()
-            v.say("monte.new-pack", "italic")
-        console.print(layout_view(game, state))
-        line = v.read("monte.prompt", phase=v.plain(f"monte.phase.{state.phase}"))
-        low = line.lower()
-        if low in QUIT_WORDS:
-            open_bets = [b for b in state.bets if b.state == "open" and b.phase == state.phase]
-            balance += sum(b.amount for b in open_bets if b.kind != "versus" or b.phase == state.phase)
-            v.say("common.goodbye", amount=Money(balance))
-            return
-        if low in ("help", "?", "ayuda"):
-            console.print(v.t("monte.help"))
-            continue
-        if low in ("bets", "apuestas"):
-            mine = [b for b in state.bets if b.state == "open"]
-            if not mine:
-                v.say("common.no-bets")
-            for b in mine:
-                console.print("  " + v.t("monte.bet-line", id=b.id, bet=bet_name(b.kind, b.on), amount=Money(b.amount),
-                                         phase=v.plain(f"monte.phase.{b.phase}")))
-            continue
-        if low in ("", "deal", "d", "descubrir"):
-            v.say("roulette.no-more-bets", "italic")
-            before = state
-            state = game.step(state, Deal())
-            if state.revealed and before.layout is not None:
-                cards = [c for c in state.revealed]
-                won = next(p for p in before.in_play if value(before.layout.cards[p - 1]) == value(cards[-1]))
-                v.say("monte.revealed", "italic", cards=", ".join(spanish(c) for c in cards), won=won, lost=FACING[won])
-            for b in state.bets:
-                if b.state in ("done", "void") and b.id not in credited:
-                    credited.add(b.id)
-                    paid = int(-(-b.returned // 1))
-                    balance += paid
-                    key = "roulette.bet-wins" if b.returned > b.amount else "roulette.bet-returned" if b.returned \
-                        else "roulette.bet-loses"
-                    text = v.t(key, bet=bet_name(b.kind, b.on), amount=Money(b.amount), paid=Money(paid))
-                    if b.deducted:
-                        text += " " + v.t("monte.cut", amount=Money(int(-(-b.deducted // 1))))
-                    console.print("  " + text)
-            v.say("common.your-chips", amount=Money(balance))
-            continue
-        try:
-            kind, on, amount = parse_mb_bet(line)
-        except (ValueError, ZeroDivisionError) as exc:
-            v.warn(str(exc) if str(exc).startswith("monte.") else "monte.bad-line")
-            continue
-        if amount > balance:
-            v.warn("common.you-have", amount=Money(balance))
-            continue
-        counter += 1
-        try:
-            state = game.step(state, Bet(f"b{counter}", "you", kind, amount, tuple(on)))
-        except TapeteError as exc:
-            v.error(exc)
-            continue
-        balance -= amount
-        v.say("roulette.placed", bet=bet_name(kind, on), amount=Money(amount), balance=Money(balance))
+    rng = table_rng(seed)
+    table = MonteBancaTable(v, balance, game, game.open(jurisdiction, {"minimum": minimum}), rng)
+    table.fresh_pack()
+    banner(v, game, jurisdiction, rng, "roulette.welcome", minimum=minimum, balance=balance)
+    play(table)
 
 
 @register_player("casino-monte")
 def play_casino_monte(game: CasinoMonte, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
                       console: Console, read: Callable[[str], str]) -> None:
     v = voice(console, read)
-    rng = TableRng.from_hex(seed) if seed else TableRng()
+    rng = table_rng(seed)
     rules = game.rules_for(jurisdiction)
 
     def new_shoe() -> list[str]:
@@ -177,10 +169,7 @@ def play_casino_monte(game: CasinoMonte, jurisdiction: str, *, minimum: int, bal
 
     state = game.open(jurisdiction, {"minimum": minimum, "cut-card": 52 * rules.decks - rules.opening_burn - rules.reserve})
     state.shoe = new_shoe()
-    name = game.name_es if v.lang != "en" else game.name_en
-    console.print(Panel.fit(v.t("roulette.header", game=name, jurisdiction=jurisdiction, minimum=Money(minimum),
-                                balance=Money(balance)) + "\n" + v.t("common.seed", seed=rng.seed.hex())
-                            + "\n" + v.t("monte.cm-welcome")))
+    banner(v, game, jurisdiction, rng, "monte.cm-welcome", minimum=minimum, balance=balance)
     coup = 0
 
     def show_cards() -> None:

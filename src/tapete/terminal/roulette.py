@@ -5,22 +5,22 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
-from rich.console import Console, Group
-from rich.panel import Panel
+from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from tapete.core.errors import TapeteError
 from tapete.core.rng import TableRng
-from tapete.engine.events import Act, Bet, Close, Outcome
 from tapete.games.roulette import layout
 from tapete.games.roulette.american import AmericanRouletteGame, components
 from tapete.games.roulette.game import RouletteGame, RouletteState
 from tapete.games.roulette.rules import ANNOUNCED, ANNOUNCED_CHIPS, SIMPLE
 from tapete.i18n import Money
 from tapete.terminal import register_player
-from tapete.terminal.voice import Quit, limits, voice
+from tapete.terminal.session import PrisonTable, Refused, SpinTable, Stake, paid
+from tapete.terminal.voice import Voice, limits, voice
 
 ALIASES = {
     "rojo": "red", "red": "red", "negro": "black", "black": "black", "par": "even", "even": "even",
@@ -35,10 +35,6 @@ ALIASES = {
     "third": "third", "tiers": "third", "tercio": "third", "t": "third",
     "orphans": "orphans", "huerfanos": "orphans", "orphelins": "orphans", "h": "orphans",
 }
-
-COMMANDS = {"spin": "spin", "s": "spin", "girar": "spin", "": "spin", "clear": "clear", "retirar": "clear",
-            "bets": "bets", "apuestas": "bets", "help": "help", "?": "help", "ayuda": "help",
-            "quit": "quit", "exit": "quit", "q": "quit", "salir": "quit"}
 
 
 class BetLineError(ValueError):
@@ -160,154 +156,123 @@ def announce(n: int) -> str:
                    half=v.plain("roulette.low" if n <= 18 else "roulette.high"))
 
 
-@register_player("roulette-french", "roulette-french-short", "roulette-american")
-def play_roulette(game: RouletteGame, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
-                  console: Console, read: Callable[[str], str]) -> None:
-    v = voice(console, read)
-    rng = TableRng.from_hex(seed) if seed else TableRng()
-    state = game.open(jurisdiction, {"minimum": minimum})
-    credited: set[str] = set()
-    counter = 0
-    american = isinstance(game, AmericanRouletteGame)
-    short = not any(k in SIMPLE for k in game.rules_for(jurisdiction).kinds)       # the abreviada's cloth
-    announced = any(a.kind in ANNOUNCED for a in game.legal_actions(state))
-    name = game.name_es if v.lang != "en" else game.name_en
-    console.print(Panel.fit(v.t("roulette.header", game=name, jurisdiction=jurisdiction, minimum=Money(minimum),
-                                balance=Money(balance)) + "\n" + v.t("common.seed", seed=rng.seed.hex())
-                            + "\n" + v.t("roulette.welcome")))
+class RouletteTable(PrisonTable, SpinTable):
+    """Roulette's part of the shared loop: the cloth (the abreviada's without the outside bets), the racetrack where
+    the announced bets are played, American roulette's colour chips; the zero's question for simple chances."""
 
-    def at_risk() -> int:
-        return sum(b.amount for b in state.bets if b.phase in ("riding", "prison", "choice"))
+    help_key = "roulette.help"
+    locked_key = "roulette.zero-locked"
+    ask_key = "roulette.zero-ask"
+    deal_words = ("", "spin", "s", "girar")
 
-    def show() -> None:
+    def __init__(self, v: Voice, balance: int, game: RouletteGame, state: RouletteState, rng: TableRng) -> None:
+        super().__init__(v, balance, game, state, rng)
+        self.american = isinstance(game, AmericanRouletteGame)
+        self.short = not any(k in SIMPLE for k in game.rules_for(state.jurisdiction).kinds)       # the abreviada's cloth
+        self.announced = any(a.kind in ANNOUNCED for a in game.legal_actions(state))
+
+    def help(self) -> None:
+        v = self.v
+        v.console.print(v.t("roulette.help-short" if self.short else "roulette.help"))
+        if self.american:
+            v.console.print(v.t("roulette.help-american"))
+        if self.announced:
+            v.console.print(v.t("roulette.help-announced"))
+
+    def command(self, low: str) -> bool:
+        """`colour 5`: a new series of colour chips (American roulette)."""
+        if not (self.american and low.startswith(("colour ", "color "))):
+            return False
+        v = self.v
+        try:
+            value = round(Fraction(low.split()[1]) * 100)
+            self.state = self.game.take_colour_chips(self.state, "you", value)
+        except (ValueError, ZeroDivisionError, IndexError):
+            v.warn("roulette.colour-how")
+        except TapeteError as exc:
+            v.error(exc, maximum=limits(self.game, self.state, "straight")[1])
+        else:
+            v.say("roulette.colour-taken", value=Money(value))
+        return True
+
+    def bet_lines(self) -> list[str]:
+        v = self.v
+        return [v.t("roulette.bet-line", id=b.id, bet=describe(b), amount=Money(b.amount),
+                    phase=v.plain(f"roulette.phase.{b.phase}")) for b in self.state.bets if b.phase != "done"]
+
+    def describe(self, bet: object) -> str:
+        return describe(bet)
+
+    def panel(self) -> list[RenderableType]:
+        v, state = self.v, self.state
         last = state.history[-1] if state.history else None
         hist = Text(v.plain("roulette.last") + " ")
         for n in state.history[-12:][::-1]:
             hist.append(f" {n} ", style={"red": "red", "black": "white", "green": "green"}[layout.colour(n)])
-        parts = [cloth(state, last, outside=not short), hist]
-        if announced:
+        parts: list[RenderableType] = [cloth(state, last, outside=not self.short), hist]
+        if self.announced:
             parts.append(racetrack(state, last))
-        if american:
-            parts.append(Text(v.plain("roulette.colour-chips", value=v.money(game.colour_value(state, "you"))), style="dim"))
-        console.print(Panel(Group(*parts), title=v.t("common.balance-title", balance=Money(balance)), expand=False))
+        if self.american:
+            parts.append(Text(v.plain("roulette.colour-chips", value=v.money(self.game.colour_value(state, "you"))),
+                              style="dim"))
+        return parts
 
-    show()
-    while True:
-        line = v.read("common.prompt")
-        low = line.lower()
-        command = COMMANDS.get(low)
-        if command == "quit":
-            # bets not yet spun are taken back; a bet in prison stays on the table, lost to the player who leaves
-            back = sum(b.amount for b in state.bets if b.phase == "riding")
-            held = sum(b.amount for b in state.bets if b.phase in ("prison", "choice"))
-            if held:
-                v.say("roulette.quit-prison", amount=Money(held))
-            v.say("common.goodbye", amount=Money(balance + back))
-            return
-        if command == "help":
-            console.print(v.t("roulette.help-short" if short else "roulette.help"))
-            if american:
-                console.print(v.t("roulette.help-american"))
-            if announced:
-                console.print(v.t("roulette.help-announced"))
-            continue
-        if american and low.startswith(("colour ", "color ")):
-            try:
-                value = round(Fraction(low.split()[1]) * 100)
-                state = game.take_colour_chips(state, "you", value)
-            except (ValueError, ZeroDivisionError, IndexError):
-                v.warn("roulette.colour-how")
-            except TapeteError as exc:
-                v.error(exc, maximum=limits(game, state, "straight")[1])
-            else:
-                v.say("roulette.colour-taken", value=Money(value))
-            continue
-        if command == "bets":
-            mine = [b for b in state.bets if b.phase != "done"]
-            if not mine:
-                v.say("common.no-bets")
-            for b in mine:
-                console.print("  " + v.t("roulette.bet-line", id=b.id, bet=describe(b), amount=Money(b.amount),
-                                         phase=v.plain(f"roulette.phase.{b.phase}")))
-            continue
-        if command == "clear":
-            back = sum(b.amount for b in state.bets if b.phase == "riding")
-            state.bets = [b for b in state.bets if b.phase != "riding"]
-            balance += back
-            v.say("roulette.cleared", amount=Money(back), balance=Money(balance))
-            continue
-        if command == "spin":
-            if not any(b.phase in ("riding", "prison", "choice") for b in state.bets):
-                v.say("common.no-bets", "yellow")
-                continue
-            state = game.step(state, Close())
-            v.say("roulette.no-more-bets", "italic")
-            n = rng.randbelow(37)
-            state = game.step(state, Outcome("spin", n))
-            v.say("roulette.croupier", "italic", call=announce(n))
-            colour = layout.colour(n)
-            word = v.plain(f"roulette.{colour}").upper() if n else v.plain("roulette.zero").upper()
-            console.print(Text(f"  {n}  {word}  ", style={"red": "bold white on red3", "black": "bold white on grey11",
-                                                           "green": "bold white on green4"}[colour]))
-            for b in state.bets:
-                if b.phase == "done" and b.id not in credited:
-                    credited.add(b.id)
-                    paid = int(-(-b.returned // 1))   # what the player receives rounds up (docs/format.md)
-                    balance += paid
-                    key = "roulette.bet-wins" if b.returned > b.amount else "roulette.bet-returned" if b.returned \
-                        else "roulette.bet-loses"
-                    console.print("  " + v.t(key, bet=describe(b), amount=Money(b.amount), paid=Money(paid)))
-                elif b.phase == "prison" and b.zeros and b.id not in credited:
-                    console.print("  " + v.t("roulette.still-prison", bet=describe(b), amount=Money(b.amount)))
-            leaving = False
-            for b in state.bets:
-                if b.phase == "choice":
-                    if b.locked:
-                        answer = "prison"
-                        console.print("  " + v.t("roulette.zero-locked", bet=describe(b), amount=Money(b.amount)))
-                    else:
-                        prison, half = v.plain("roulette.choice-prison"), v.plain("roulette.choice-half")
-                        try:
-                            picked = v.ask("roulette.zero-ask", [prison, half], bet=describe(b), amount=Money(b.amount))
-                        except Quit:                 # leaving decides nothing: the bet stays on the table
-                            leaving = True
-                            break
-                        answer = "half" if picked == half else "prison"
-                    state = game.step(state, Act(answer, bet=b.id))
-                    if answer == "half":
-                        credited.add(b.id)
-                        paid = int(-(-b.amount // 2 ** max(b.zeros, 1)))
-                        balance += paid
-                        v.say("roulette.half-back", amount=Money(paid))
-                    else:
-                        v.say("roulette.to-prison", bet=describe(b), amount=Money(b.amount))
-            if leaving:
-                held = sum(b.amount for b in state.bets if b.phase in ("prison", "choice"))
-                v.say("roulette.quit-prison", amount=Money(held))
-                v.say("common.goodbye", amount=Money(balance))
-                return
-            show()
-            continue
-        line, chips = split_chips(line) if american else (line, None)
+    def pending(self) -> bool:
+        return any(b.phase in ("riding", "prison", "choice") for b in self.state.bets)
+
+    def announce(self) -> None:
+        self.v.say("roulette.no-more-bets", "italic")
+
+    def draw(self) -> int:
+        return self.rng.randbelow(37)
+
+    def call(self, outcome: int) -> None:
+        v = self.v
+        v.say("roulette.croupier", "italic", call=announce(outcome))
+        colour = layout.colour(outcome)
+        word = v.plain(f"roulette.{colour}").upper() if outcome else v.plain("roulette.zero").upper()
+        v.console.print(Text(f"  {outcome}  {word}  ", style={"red": "bold white on red3", "black": "bold white on grey11",
+                                                              "green": "bold white on green4"}[colour]))
+
+    def settle(self) -> None:
+        v = self.v
+        for b in self.state.bets:
+            if b.phase == "done" and b.id not in self.credited:
+                self.credited.add(b.id)
+                got = paid(b.returned)
+                self.balance += got
+                key = "roulette.bet-wins" if b.returned > b.amount else "roulette.bet-returned" if b.returned \
+                    else "roulette.bet-loses"
+                v.console.print("  " + v.t(key, bet=describe(b), amount=Money(b.amount), paid=Money(got)))
+            elif b.phase == "prison" and b.zeros and b.id not in self.credited:
+                v.console.print("  " + v.t("roulette.still-prison", bet=describe(b), amount=Money(b.amount)))
+        self.zero_rule()
+
+    def half_back(self, bet: Any) -> int:
+        return int(-(-bet.amount // 2 ** max(bet.zeros, 1)))
+
+    def parse(self, line: str) -> Stake:
+        line, chips = split_chips(line) if self.american else (line, None)
         try:
             kind, on, amount = parse_bet_line(line)
         except BetLineError as exc:
-            v.warn(exc.key, **exc.params)
-            continue
+            raise Refused(exc.key, **exc.params) from None
         extra = {}
         if chips is not None:
-            amount, extra = game.colour_value(state, "you"), {"chips": chips}
+            amount, extra = self.game.colour_value(self.state, "you"), {"chips": chips}
         total = amount * (chips or ANNOUNCED_CHIPS.get(kind, 1))
-        if total > balance:
-            v.warn("common.you-have", amount=Money(balance))
-            continue
-        counter += 1
-        try:
-            state = game.step(state, Bet(f"b{counter}", "you", kind, amount, on, extra))
-        except TapeteError as exc:
-            low_limit, high_limit = limits(game, state, kind)
-            v.error(exc, minimum=low_limit, maximum=high_limit)
-            continue
-        staked = state.bets[-1].amount
-        balance -= staked
-        v.say("roulette.placed", bet=describe(state.bets[-1]), amount=Money(staked), balance=Money(balance))
+        return Stake(kind, on, amount, extra, total - amount)
+
+    def as_placed(self, stake: Stake) -> Stake:
+        """A colour-chip or announced bet: the engine's whole stake, all its chips."""
+        held = self.state.bets[-1]
+        return Stake(held.kind, held.on, held.amount)
+
+    def bet_label(self, stake: Stake) -> str:
+        return describe(self.state.bets[-1])
+
+
+@register_player("roulette-french", "roulette-french-short", "roulette-american")
+def play_roulette(game: RouletteGame, jurisdiction: str, *, minimum: int, balance: int, seed: str | None,
+                  console: Console, read: Callable[[str], str]) -> None:
+    RouletteTable.run(voice(console, read), game, jurisdiction, minimum=minimum, balance=balance, seed=seed)

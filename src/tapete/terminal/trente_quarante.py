@@ -7,19 +7,20 @@ import math
 import re
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
 from tapete.core.errors import TapeteError
-from tapete.core.rng import TableRng
-from tapete.engine.events import Act, Bet, Deal
+from tapete.engine.events import Deal
 from tapete.games.blackjack.game import pretty
 from tapete.games.trente_quarante import TQState, TrenteQuaranteGame
 from tapete.i18n import Money
 from tapete.terminal import register_player
-from tapete.terminal.voice import QUIT_WORDS, Quit, voice
+from tapete.terminal.session import PrisonTable, Refused, Stake, banner, play, table_rng
+from tapete.terminal.voice import voice
 
 ALIASES = {"negro": "black", "black": "black", "n": "black", "rojo": "red", "red": "red", "r": "red",
            "color": "color", "colour": "color", "c": "color", "inverso": "inverse", "inverse": "inverse", "i": "inverse"}
@@ -49,105 +50,79 @@ def rows_view(state: TQState, balance: int) -> Panel:
     return Panel(body, title=v.plain("common.balance-title", balance=v.money(balance)), subtitle=left, expand=False)
 
 
+class TrenteQuaranteTable(PrisonTable):
+    """Trente et quarante's part of the shared loop: the rows as the bets listing, insured bets (the premium paid on
+    top), the 31-after-31 question (prison or half back), bets in prison kept on the table by a player who leaves."""
+
+    help_key = "tq.help"
+    locked_key = "tq.locked"
+    ask_key = "tq.ask"
+    deal_words = ("", "deal", "repartir")
+
+    def taken_back(self) -> int:
+        return sum(b.amount for b in self.state.bets if b.phase == "riding")   # not yet dealt: taken back
+
+    def list_bets(self) -> None:
+        self.v.console.print(rows_view(self.state, self.balance))
+
+    def deal(self) -> None:
+        v, game = self.v, self.game
+        if not any(b.phase in ("riding", "prison") for b in self.state.bets):
+            v.say("common.no-bets", "yellow")
+            return
+        try:
+            self.state = game.step(self.state, Deal())
+        except TapeteError as exc:
+            v.error(exc)
+            return
+        coup = self.state.coups[-1]
+        v.say("tq.croupier", "italic", black=coup.black_total, red=coup.red_total)
+        for b in self.state.bets:
+            if b.phase == "done" and b.id not in self.credited:
+                self.credited.add(b.id)
+                got = math.ceil(b.returned)
+                self.balance += got
+                net = got - b.amount - math.floor(b.premium)
+                key = "tq.won" if net > 0 else "tq.lost" if net < 0 else "tq.even"
+                v.console.print("  " + v.t(key, bet=kind_name(b.kind), amount=Money(b.amount), net=Money(abs(net))))
+        self.zero_rule()
+        v.console.print(rows_view(self.state, self.balance))
+        if self.state.shoe_ended:
+            game.live_shoe(self.state, self.rng)
+            v.say("blackjack.new-shoe", "italic")
+
+    def describe(self, bet: Any) -> str:
+        return kind_name(bet.kind)
+
+    def half_back(self, bet: Any) -> int:
+        return math.ceil(bet.returned if bet.returned else Fraction(bet.amount, 2 ** bet.zeros))
+
+    def parse(self, line: str) -> Stake:
+        m = re.fullmatch(r"(\w+)\s+(\d+(?:[.,]\d{1,2})?)(\s+(?:insured|asegurada|seguro))?", line.lower())
+        if not m or m.group(1) not in ALIASES:
+            raise Refused("tq.bad-line")
+        amount = round(Fraction(m.group(2).replace(",", ".")) * 100)
+        insured = bool(m.group(3))
+        return Stake(ALIASES[m.group(1)], None, amount, {"insured": insured},
+                     math.floor(Fraction(amount, 100)) if insured else 0)
+
+    def limits(self, kind: str) -> tuple[int | None, int | None]:
+        return self.state.limits.minimum, self.state.limits.maximum
+
+    def bet_label(self, stake: Stake) -> str:
+        return kind_name(stake.kind)
+
+    def placed_message(self, stake: Stake) -> str:
+        return "tq.placed-insured" if stake.extra["insured"] else "roulette.placed"
+
+
 @register_player("trente-quarante")
 def play_trente_quarante(game: TrenteQuaranteGame, jurisdiction: str, *, minimum: int, balance: int,
                          seed: str | None, console: Console, read: Callable[[str], str]) -> None:
     v = voice(console, read)
-    rng = TableRng.from_hex(seed) if seed else TableRng()
+    rng = table_rng(seed)
     state = game.open(jurisdiction, {"minimum": minimum})
     game.live_shoe(state, rng)
-    name = game.name_es if v.lang != "en" else game.name_en
-    console.print(Panel.fit(v.t("blackjack.header", game=name, jurisdiction=jurisdiction, minimum=Money(minimum),
-                                maximum=Money(state.limits.maximum), balance=Money(balance)) + "\n"
-                            + v.t("common.seed", seed=rng.seed.hex()) + "\n" + v.t("tq.welcome")))
-    counter = 0
-    credited: set[str] = set()
-
-    def at_risk() -> int:
-        return sum(b.amount for b in state.bets if b.phase in ("riding", "prison", "choice"))
-
-    while True:
-        line = v.read("common.prompt").lower()
-        if line in QUIT_WORDS:
-            riding = sum(b.amount for b in state.bets if b.phase == "riding")   # not yet dealt: taken back
-            held = sum(b.amount for b in state.bets if b.phase in ("prison", "choice"))
-            if held:
-                v.say("roulette.quit-prison", amount=Money(held))
-            v.say("common.goodbye", amount=Money(balance + riding))
-            return
-        if line in ("help", "?", "ayuda"):
-            console.print(v.t("tq.help"))
-            continue
-        if line in ("bets", "apuestas"):
-            console.print(rows_view(state, balance))
-            continue
-        if line in ("", "deal", "repartir"):
-            if not any(b.phase in ("riding", "prison") for b in state.bets):
-                v.say("common.no-bets", "yellow")
-                continue
-            try:
-                state = game.step(state, Deal())
-            except TapeteError as exc:
-                v.error(exc)
-                continue
-            coup = state.coups[-1]
-            v.say("tq.croupier", "italic", black=coup.black_total, red=coup.red_total)
-            for b in state.bets:
-                if b.phase == "done" and b.id not in credited:
-                    credited.add(b.id)
-                    got = math.ceil(b.returned)
-                    balance += got
-                    net = got - b.amount - math.floor(b.premium)
-                    key = "tq.won" if net > 0 else "tq.lost" if net < 0 else "tq.even"
-                    console.print("  " + v.t(key, bet=kind_name(b.kind), amount=Money(b.amount), net=Money(abs(net))))
-            leaving = False
-            for b in state.bets:
-                if b.phase == "choice":
-                    if b.locked:
-                        verb = "prison"
-                        console.print("  " + v.t("tq.locked", bet=kind_name(b.kind), amount=Money(b.amount)))
-                    else:
-                        prison, half = v.plain("roulette.choice-prison"), v.plain("roulette.choice-half")
-                        try:
-                            picked = v.ask("tq.ask", [prison, half], bet=kind_name(b.kind), amount=Money(b.amount))
-                        except Quit:                 # leaving decides nothing: the bet stays on the table
-                            leaving = True
-                            break
-                        verb = "half" if picked == half else "prison"
-                    state = game.step(state, Act(verb, bet=b.id))
-                    if verb == "half":
-                        credited.add(b.id)
-                        back = math.ceil(b.returned if b.returned else Fraction(b.amount, 2 ** b.zeros))
-                        balance += back
-                        v.say("roulette.half-back", amount=Money(back))
-                    else:
-                        v.say("roulette.to-prison", bet=kind_name(b.kind), amount=Money(b.amount))
-            if leaving:
-                held = sum(b.amount for b in state.bets if b.phase in ("prison", "choice"))
-                v.say("roulette.quit-prison", amount=Money(held))
-                v.say("common.goodbye", amount=Money(balance))
-                return
-            console.print(rows_view(state, balance))
-            if state.shoe_ended:
-                game.live_shoe(state, rng)
-                v.say("blackjack.new-shoe", "italic")
-            continue
-        m = re.fullmatch(r"(\w+)\s+(\d+(?:[.,]\d{1,2})?)(\s+(?:insured|asegurada|seguro))?", line)
-        if not m or m.group(1) not in ALIASES:
-            v.warn("tq.bad-line")
-            continue
-        amount = round(Fraction(m.group(2).replace(",", ".")) * 100)
-        insured = bool(m.group(3))
-        cost = amount + (math.floor(Fraction(amount, 100)) if insured else 0)
-        if cost > balance:
-            v.warn("common.you-have", amount=Money(balance))
-            continue
-        counter += 1
-        try:
-            state = game.step(state, Bet(f"b{counter}", "you", ALIASES[m.group(1)], amount, None, {"insured": insured}))
-        except TapeteError as exc:
-            v.error(exc, minimum=state.limits.minimum, maximum=state.limits.maximum)
-            continue
-        balance -= cost
-        v.say("tq.placed-insured" if insured else "roulette.placed", bet=kind_name(ALIASES[m.group(1)]),
-              amount=Money(amount), balance=Money(balance))
+    banner(v, game, jurisdiction, rng, "tq.welcome", header="blackjack.header", minimum=minimum, balance=balance,
+           maximum=Money(state.limits.maximum))
+    play(TrenteQuaranteTable(v, balance, game, state, rng))
