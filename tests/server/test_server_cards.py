@@ -32,9 +32,12 @@ def play_coup(c: Any, table: str, bets: list[tuple[str, dict[str, Any]]], prefer
         due = answer["due"]
         choice = next((d for verb in prefer for d in due if d["do"] == verb), due[0])
         player = owner[choice["bet"]]
+        act = {"bet": choice["bet"], "do": choice["do"]}
+        if choice["do"] == "insure":     # a Black-Jack against the dealer's ace: insurance (1 €) may be all that is due
+            act["fields"] = {"amount": 100}
         stranger = next(p for p in ("ana", "luis", "eva") if p != player)
-        c.post(stranger, f"/api/tables/{table}/acts", {"bet": choice["bet"], "do": choice["do"]}, expect=403)
-        answer = c.post(player, f"/api/tables/{table}/acts", {"bet": choice["bet"], "do": choice["do"]})
+        c.post(stranger, f"/api/tables/{table}/acts", act, expect=403)
+        answer = c.post(player, f"/api/tables/{table}/acts", act)
         if answer["phase"] == "acting":
             assert answer["due"], answer
         steps += 1
