@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 
 from tapete.server.http.auth import Me
-from tapete.server.http.guards import IdemKey, cashier_for, idem, staff
+from tapete.server.http.guards import IdemKey, cashier_for, idem, table_staff
 from tapete.server.http.models import FloatIn, MoneyIn
 from tapete.server.money import cage
 
@@ -35,6 +35,5 @@ def install(app: FastAPI, server: Any) -> None:
     @app.post("/api/tables/{table_id}/float", tags=["money"])
     def table_float(table_id: str, body: FloatIn, user: Me, request: Request, idempotency_key: IdemKey = None) -> dict[str, Any]:
         """A fill (bank to table) or credit (table to bank) of the table's float."""
-        service.spec(table_id)
-        staff(user, table_id, "cashier", "chief")
+        table_staff(service, user, table_id, "cashier", "chief")
         return cage.float_move(db, table_id, body.amount, body.direction, user.username, idem(user, idempotency_key, request, body))
